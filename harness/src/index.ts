@@ -1,0 +1,23 @@
+/**
+ * @workbook/harness: the measurement harness of the Node Performance Workbook.
+ * One entry point; each module does one thing (see harness/README.md).
+ */
+export * from "./settings";
+export * from "./fingerprint";
+export * from "./stats";
+export * from "./loopback";
+export * from "./registry";
+export * from "./apps";
+export { stopAll, running } from "./lifecycle";
+export { UsageSampler, UsageSample } from "./sampler";
+export { repoRoot, appsDir, resultsDir, workbookVersion } from "./paths";
+export * from "./load";
+export { SecondSample, LiveChart } from "./live";
+export * from "./charts";
+export * from "./charts-ready";
+export { markdown, newOutput, show as showBundle, inKernel, Output, MimeBundle } from "./display";
+export * from "./results";
+export * from "./flame";
+export * from "./cpuprofile";
+export * from "./frameworks";
+export * from "./conformance";

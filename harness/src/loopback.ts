@@ -1,0 +1,27 @@
+import net from "node:net";
+
+/** True when the host names this machine's loopback: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (net.isIPv4(host)) return host.startsWith("127.");
+  if (net.isIPv6(host)) return host === "::1" || /^::ffff:127\./.test(host);
+  return false;
+}
+
+/** Throws unless the URL targets loopback: load tests never leave this machine. */
+export function assertLoopback(target: string): URL {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new Error(`not a valid URL: ${JSON.stringify(target)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new Error(`refusing ${url.protocol} target ${target}: only http(s) on loopback is load-tested`);
+  }
+  if (!isLoopbackHost(url.hostname)) {
+    throw new Error(`refusing to load-test ${url.host}: the workbook only targets loopback (127.0.0.1, localhost, ::1)`);
+  }
+  return url;
+}

@@ -1,0 +1,42 @@
+import path from "node:path";
+import fs from "node:fs";
+import { appsDir } from "./paths";
+
+/** One app in apps/: every app keeps the contract of apps/lib/contract.js. */
+export interface AppEntry {
+  /** What the notebooks call it, e.g. "hello-http". */
+  name: string;
+  /** The entry file, relative to apps/. */
+  entry: string;
+  /** One line: what the app shows. */
+  title: string;
+  /** A path that must answer 2xx/3xx right after start (else the app fails fast). */
+  probe: string;
+}
+
+/** The registry of apps. Add an app here, not by dropping a file somewhere: no globs. */
+export const apps: readonly AppEntry[] = [
+  { name: "hello-http", entry: "hello-http/server.js", title: "node:http answering {hello:'world'}", probe: "/" },
+];
+
+export interface ResolvedApp {
+  name: string;
+  entryPath: string;
+  probe: string | null;
+}
+
+/** An app by registry name, or an ad-hoc entry file (absolute, or relative to apps/). */
+export type AppRef = string | { name?: string; entry: string; probe?: string | null };
+
+export function resolveApp(ref: AppRef): ResolvedApp {
+  if (typeof ref === "string") {
+    const found = apps.find((a) => a.name === ref);
+    if (!found) {
+      throw new Error(`no app named ${JSON.stringify(ref)} in the registry; known: ${apps.map((a) => a.name).join(", ")}`);
+    }
+    return { name: found.name, entryPath: path.join(appsDir, found.entry), probe: found.probe };
+  }
+  const entryPath = path.isAbsolute(ref.entry) ? ref.entry : path.join(appsDir, ref.entry);
+  if (!fs.existsSync(entryPath)) throw new Error(`app entry not found: ${entryPath}`);
+  return { name: ref.name ?? path.basename(path.dirname(entryPath)), entryPath, probe: ref.probe ?? null };
+}

@@ -1,0 +1,30 @@
+import fs from "node:fs";
+import path from "node:path";
+import { resultsDir, ensureDir } from "./paths";
+import { fingerprint, Fingerprint } from "./fingerprint";
+
+export interface SavedResults<T> {
+  notebook: string;
+  savedAt: string;
+  fingerprint: Fingerprint;
+  data: T;
+}
+
+/**
+ * Save a notebook's measurements to results/<notebook>.json with the machine fingerprint.
+ * Returns the path. The file is rewritten whole on each call: pass everything measured.
+ */
+export function saveResults<T>(notebook: string, data: T): string {
+  if (!/^[\w.-]+$/.test(notebook)) throw new Error(`saveResults: notebook name must be a plain file name, got ${JSON.stringify(notebook)}`);
+  const file = path.join(ensureDir(resultsDir), `${notebook.replace(/\.ipynb$/, "")}.json`);
+  const saved: SavedResults<T> = { notebook, savedAt: new Date().toISOString(), fingerprint: fingerprint(), data };
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(saved, null, 2));
+  fs.renameSync(tmp, file);
+  return file;
+}
+
+export function loadResults<T>(notebook: string): SavedResults<T> | null {
+  const file = path.join(resultsDir, `${notebook.replace(/\.ipynb$/, "")}.json`);
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as SavedResults<T>) : null;
+}

@@ -1,0 +1,37 @@
+/** Small, dependency-free statistics used across the harness. */
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Nearest-rank percentile, p in [0, 100]. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const rank = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[rank];
+}
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  /** (max - min) / median: 0.1 means the runs spanned 10 % of the median. */
+  relativeSpread: number;
+  runs: number[];
+}
+
+export function spread(values: readonly number[]): Spread {
+  const m = median(values);
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  return { median: m, min, max, relativeSpread: m ? (max - min) / m : NaN, runs: [...values] };
+}
+
+export function round(value: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
