@@ -15,6 +15,8 @@ export interface CpuProfileOptions {
   /** Sampling interval in microseconds (node's --cpu-prof-interval). Default 1000. */
   intervalUs?: number;
   start?: StartOptions;
+  /** How long the app may take to exit (and write its profile) after SIGINT. Default 15000 ms. */
+  stopTimeoutMs?: number;
 }
 
 export interface CpuProfileResult {
@@ -42,7 +44,7 @@ export async function cpuProfile(ref: AppRef, opts: CpuProfileOptions = {}): Pro
   try {
     load = await runLoad({ connections: 100, ...opts.load, target: app, warmup: 0, repeats: 1, duration: opts.seconds ?? settings().profileSeconds, label: `${name} (profiling)` });
   } finally {
-    await app.stop({ timeoutMs: 15_000 });
+    await app.stop({ timeoutMs: opts.stopTimeoutMs ?? 15_000 });
   }
   const exit = app.exitInfo();
   const files = fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));

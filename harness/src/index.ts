@@ -18,6 +18,7 @@ export * from "./charts-ready";
 export { markdown, newOutput, show as showBundle, inKernel, Output, MimeBundle } from "./display";
 export * from "./results";
 export * from "./flame";
+export * from "./flame-chart";
 export * from "./cpuprofile";
 export * from "./frameworks";
 export * from "./conformance";

@@ -1,11 +1,12 @@
-import autocannon from "autocannon";
-import * as hdr from "hdr-histogram-js";
+import { histogram, summarise, oneRun } from "./autocannon-run";
+import { preflight, check, LoadTestError } from "./load-checks";
 import { assertLoopback } from "./loopback";
 import { settings } from "./settings";
 import { spread, median, Spread } from "./stats";
 import { fingerprint, Fingerprint } from "./fingerprint";
 import { LiveChart, SecondSample } from "./live";
 import type { AppHandle } from "./apps";
+import type autocannon from "autocannon";
 import { UsageSampler } from "./sampler";
 
 export interface LoadOptions {
@@ -74,20 +75,8 @@ export interface LoadResult {
   startedAt: string;
 }
 
-export class LoadTestError extends Error {
-  constructor(message: string, readonly result?: LoadResult) {
-    super(message);
-  }
-}
-
 /** A generator above this share of one core is saturated: its numbers are a floor, not the server's limit. */
 export const SATURATION_CPU_PERCENT = 85;
-
-const histogram = () => hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
-const summarise = (h: hdr.Histogram): LatencySummary => ({
-  p50: h.getValueAtPercentile(50) / 1000, p90: h.getValueAtPercentile(90) / 1000, p99: h.getValueAtPercentile(99) / 1000,
-  mean: h.mean / 1000, max: h.maxValue / 1000,
-});
 
 /**
  * Load a loopback target with autocannon: one warm-up run (discarded), then `repeats`
@@ -165,56 +154,5 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   return record;
 }
 
-function oneRun(url: string, cfg: { method: string; connections: number; pipelining: number }, opts: LoadOptions, seconds: number,
-  app: AppHandle | null, onSecond: (second: number, count: number, sec: hdr.Histogram) => void, onLatency: (us: number) => void): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    const sec = histogram();
-    let second = 0;
-    const instance = autocannon({
-      url, method: cfg.method as autocannon.Request["method"], connections: cfg.connections, pipelining: cfg.pipelining,
-      duration: seconds, headers: opts.headers, body: opts.body, timeout: opts.timeout ?? 10,
-      ...(opts.rate ? { overallRate: opts.rate } : {}),
-    }, (err, result) => (err ? reject(err) : resolve(result)));
-    const events = instance as unknown as NodeJS.EventEmitter;
-    events.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => {
-      const us = Math.max(1, Math.round(ms * 1000));
-      sec.recordValue(us);
-      onLatency(us);
-    });
-    events.on("tick", (t: { counter: number }) => {
-      if (second >= seconds) return; // autocannon's closing tick
-      onSecond(++second, t.counter, sec);
-      sec.reset();
-    });
-    if (app) {
-      void app.exited.then((info) => {
-        instance.stop();
-        reject(new LoadTestError(`app "${app.name}" died under load (code ${info.code}, signal ${info.signal}).\n--- stderr (tail) ---\n${app.stderr()}`));
-      });
-    }
-  });
-}
 
-async function preflight(url: string, method: string, opts: LoadOptions, allowed: Set<number>, app: AppHandle | null): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(url, { method, headers: opts.headers, body: opts.body, signal: AbortSignal.timeout(10_000) });
-  } catch (e) {
-    throw new LoadTestError(`${method} ${url} failed before the load test: ${(e as Error).message}${app ? `\n--- stderr (tail) ---\n${app.stderr()}` : ""}`);
-  }
-  const body = await res.text();
-  if ((res.status < 200 || res.status > 299) && !allowed.has(res.status)) {
-    throw new LoadTestError(`${method} ${url} answered ${res.status} before the load test (expected 2xx${allowed.size ? ` or ${[...allowed].join(", ")}` : ""}): ${body.slice(0, 300)}`);
-  }
-}
-
-function check(r: LoadResult, allowed: Set<number>, allowErrors: boolean, app: AppHandle | null): void {
-  const problems: string[] = [];
-  const unexpected = Object.entries(r.statusCodes).filter(([code]) => !(+code >= 200 && +code <= 299) && !allowed.has(+code));
-  if (unexpected.length) problems.push(`unexpected statuses: ${unexpected.map(([c, n]) => `${n} x ${c}`).join(", ")}`);
-  if (!allowErrors && (r.errors > 0 || r.timeouts > 0)) problems.push(`${r.errors} errors and ${r.timeouts} timeouts`);
-  if (r.totalRequests === 0) problems.push("no response at all during the measured runs");
-  if (problems.length) {
-    throw new LoadTestError(`load test "${r.label}" failed: ${problems.join("; ")}${app ? `\n--- stderr (tail) ---\n${app.stderr()}` : ""}`, r);
-  }
-}
+export { LoadTestError };

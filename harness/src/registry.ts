@@ -1,6 +1,7 @@
 import path from "node:path";
 import fs from "node:fs";
 import { appsDir } from "./paths";
+import { frameworks } from "./frameworks";
 
 /** One app in apps/: every app keeps the contract of apps/lib/contract.js. */
 export interface AppEntry {
@@ -17,6 +18,8 @@ export interface AppEntry {
 /** The registry of apps. Add an app here, not by dropping a file somewhere: no globs. */
 export const apps: readonly AppEntry[] = [
   { name: "hello-http", entry: "hello-http/server.js", title: "node:http answering {hello:'world'}", probe: "/" },
+  // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
+  ...frameworks.map((f) => ({ name: `frameworks/${f.name}`, entry: f.entry, title: `${f.title}: /hello, /json, /blog`, probe: "/hello" })),
 ];
 
 export interface ResolvedApp {
