@@ -132,6 +132,14 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
   };
   if (groupId < 0) throw new AppStartError(`could not start ${argv[0]}: ${tail(err)}`);
   track(handle);
+  // When the leader exits by itself (a crash, or clinic finishing), nothing of its group may stay.
+  void exited.then(() => {
+    if (groupAlive(groupId)) {
+      try { process.kill(-groupId, "SIGKILL"); } catch { /* gone */ }
+    }
+    sampler?.stop();
+    untrack(handle);
+  });
 
   const timeoutMs = opts.startTimeoutMs ?? 10_000;
   try {

@@ -22,3 +22,4 @@ export * from "./flame-chart";
 export * from "./cpuprofile";
 export * from "./frameworks";
 export * from "./conformance";
+export * from "./clinic";

@@ -18,6 +18,13 @@ export interface AppEntry {
 /** The registry of apps. Add an app here, not by dropping a file somewhere: no globs. */
 export const apps: readonly AppEntry[] = [
   { name: "hello-http", entry: "hello-http/server.js", title: "node:http answering {hello:'world'}", probe: "/" },
+  // Notebook 01: the slow restify etag server of "Keeping Node.js Fast", fixed, optimised.
+  { name: "etag-slow", entry: "etag-slow/server.js", title: "restify etag server with the planted bugs", probe: "/seed/v1" },
+  { name: "etag-warning", entry: "etag-warning/server.js", title: "the slow server without defaultMaxListeners = Infinity", probe: "/seed/v1" },
+  { name: "etag-fixed", entry: "etag-fixed/server.js", title: "the slow server with its guard fixed", probe: "/seed/v1" },
+  { name: "etag-optimised", entry: "etag-optimised/server.js", title: "string JSON, etag from content, url as key, 304s", probe: "/seed/v1" },
+  { name: "etag-ceiling", entry: "etag-ceiling/server.js", title: "node:http serving the same payload: the ceiling", probe: "/seed/v1" },
+  { name: "etag-fastify", entry: "etag-fastify/server.js", title: "fastify, body pre-serialised once a minute, 304s", probe: "/seed/v1" },
   // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
   ...frameworks.map((f) => ({ name: `frameworks/${f.name}`, entry: f.entry, title: `${f.title}: /hello, /json, /blog`, probe: "/hello" })),
 ];

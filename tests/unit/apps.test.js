@@ -73,3 +73,11 @@ test('an app outlives no killed parent: it exits when its stdin closes', async (
   parent.kill('SIGKILL')
   t.assert.ok(await waitUntil(() => !alive(pid), 5000), `app ${pid} outlived its killed parent`)
 })
+
+test('an app that exits by itself is no longer tracked, and its group is reaped', async (t) => {
+  const app = await h.startApp({ entry: fixture('dies-under-load.js') }, { probe: false })
+  t.assert.ok(h.running().includes(app.groupId))
+  process.kill(app.pid, 'SIGTERM')
+  await app.exited
+  t.assert.ok(await waitUntil(() => !h.running().includes(app.groupId), 2000))
+})
