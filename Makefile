@@ -11,6 +11,9 @@ STAMPS  := .stamps
 HARNESS_SRC := $(wildcard harness/src/*.ts) harness/tsconfig.json
 
 export WORKBOOK_PROFILE ?= full
+LAB_PORT ?= 8888
+# e.g. LAB_ARGS=--no-browser on a remote machine
+LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
@@ -47,7 +50,7 @@ kernel: $(STAMPS)/venv $(STAMPS)/npm
 	@$(NODE) scripts/install-kernel.mjs $(VENV)
 
 lab: setup
-	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=notebooks
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 test: setup
 	$(MAKE) --no-print-directory test-unit test-notebooks
