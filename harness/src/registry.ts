@@ -25,6 +25,13 @@ export const apps: readonly AppEntry[] = [
   { name: "etag-optimised", entry: "etag-optimised/server.js", title: "string JSON, etag from content, url as key, 304s", probe: "/seed/v1" },
   { name: "etag-ceiling", entry: "etag-ceiling/server.js", title: "node:http serving the same payload: the ceiling", probe: "/seed/v1" },
   { name: "etag-fastify", entry: "etag-fastify/server.js", title: "fastify, body pre-serialised once a minute, 304s", probe: "/seed/v1" },
+  // Notebook 02: a cheap route beside an expensive synchronous one, and the remedies.
+  { name: "loop-blocking", entry: "loop-blocking/server.js", title: "cheap route + CPU-bound synchronous route on one loop", probe: "/cheap" },
+  { name: "loop-partitioned", entry: "loop-partitioned/server.js", title: "the expensive work split with setImmediate", probe: "/cheap" },
+  { name: "loop-worker-pool", entry: "loop-worker-pool/server.js", title: "the expensive work in a piscina worker pool", probe: "/cheap" },
+  { name: "loop-libuv-crypto", entry: "loop-libuv-crypto/server.js", title: "the expensive work as async crypto in the libuv pool", probe: "/cheap" },
+  { name: "loop-shedding", entry: "loop-shedding/server.js", title: "the blocking app behind overload-protection (503s)", probe: "/cheap" },
+  { name: "loop-classic-blockers", entry: "loop-classic-blockers/server.js", title: "sync file I/O, big JSON, catastrophic regex", probe: "/cheap" },
   // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
   ...frameworks.map((f) => ({ name: `frameworks/${f.name}`, entry: f.entry, title: `${f.title}: /hello, /json, /blog`, probe: "/hello" })),
 ];

@@ -1,0 +1,65 @@
+'use strict'
+// The expensive work, and the two tiny HTTP helpers, shared by loop-blocking and by every
+// remedy (loop-partitioned, loop-worker-pool, loop-libuv-crypto, loop-shedding), so that
+// "the same work per expensive request" is true by construction.
+//
+// The work: WORK_ROUNDS rounds of PBKDF2-HMAC-SHA256 with WORK_ITERATIONS iterations each,
+// each round's 32-byte key being the next round's password. It is split in rounds so that
+// the partitioned remedy has natural chunks and the libuv remedy can chain async calls;
+// every app returns the final key's hex digest, so the notebook can check they all did the
+// same work. Defaults (20 x 20000) take about 55-75 ms on the 2-core workbook machine.
+
+const crypto = require('node:crypto')
+
+const SALT = 'node-performance-workbook'
+const KEY_LENGTH = 32
+const DIGEST = 'sha256'
+const FIRST_KEY = Buffer.from('expensive')
+
+function envInt (name, fallback, min = 1) {
+  const raw = process.env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
+  return value
+}
+
+function workConfig () {
+  return {
+    rounds: envInt('WORK_ROUNDS', 20),
+    iterations: envInt('WORK_ITERATIONS', 20000)
+  }
+}
+
+// One round, synchronously: blocks the calling thread for ~1/rounds of the work.
+function workRound (key, iterations) {
+  return crypto.pbkdf2Sync(key, SALT, iterations, KEY_LENGTH, DIGEST)
+}
+
+// All the work, synchronously. Returns the final key as hex.
+function workSync ({ rounds, iterations }) {
+  let key = FIRST_KEY
+  for (let i = 0; i < rounds; i++) key = workRound(key, iterations)
+  return key.toString('hex')
+}
+
+const CHEAP_BODY = JSON.stringify({ cheap: true })
+
+function sendJson (res, status, value) {
+  const body = typeof value === 'string' ? value : JSON.stringify(value)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+function notFound (res) {
+  res.writeHead(404, { 'content-type': 'text/plain' })
+  res.end('not found\n')
+}
+
+// The path without its query string.
+function pathOf (req) {
+  const q = req.url.indexOf('?')
+  return q === -1 ? req.url : req.url.slice(0, q)
+}
+
+module.exports = { SALT, KEY_LENGTH, DIGEST, FIRST_KEY, envInt, workConfig, workRound, workSync, CHEAP_BODY, sendJson, notFound, pathOf }
