@@ -17,13 +17,15 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: kernel help setup lab test test-unit test-notebooks bench-harness execute clean distclean
+.PHONY: kernel help setup lab test test-unit test-notebooks test-exercises exercises grade bench-harness execute clean distclean
 
 help:
 	@echo "make lab             set up (idempotent) and open JupyterLab on 127.0.0.1 with the tslab kernel"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
 	@echo "make bench-harness   measure the harness itself: one app, 5 runs, median and spread"
+	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
+	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
 
 setup: $(STAMPS)/venv $(STAMPS)/npm harness/dist/index.js kernel
@@ -53,13 +55,25 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 test: setup
-	$(MAKE) --no-print-directory test-unit test-notebooks
+	$(MAKE) --no-print-directory test-unit test-notebooks test-exercises
 
 test-unit:
 	$(NODE) --test --test-reporter=spec tests/unit/
 
 test-notebooks:
 	$(PY) -m pytest -v tests/notebooks
+
+# Exercises: regenerated from solutions/, checked both ways, graded (tests/exercises/).
+test-exercises:
+	$(PY) -m pytest -v tests/exercises
+
+exercises: $(STAMPS)/venv
+	$(PY) scripts/exercises.py generate
+
+GRADES_DIR ?= build/grades
+grade: setup
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/folder (one sub-folder per learner)"; exit 2; }
+	$(PY) scripts/exercises.py grade "$(SUBMISSIONS)" --out "$(GRADES_DIR)"
 
 execute: setup
 	$(PY) scripts/execute.py notebooks build/executed

@@ -23,3 +23,4 @@ export * from "./cpuprofile";
 export * from "./frameworks";
 export * from "./conformance";
 export * from "./clinic";
+export * from "./exercise-check";

@@ -1,0 +1,116 @@
+"""Grading a class: `make grade` runs scripts/exercises.py grade on a folder of submissions. On the
+fixture submissions (tests/fixtures/submissions/<learner>/<exercise>/), every known-bad submission
+fails with a clear message and none hangs, the solver passes, the batch never stops, the reports
+are written, and no learner file is touched."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SUBMISSIONS = ROOT / "tests" / "fixtures" / "submissions"
+PY = sys.executable
+
+# (learner, exercise) -> (result, a pattern the message must match)
+EXPECTED = {
+    ("answers-500", "03-faster-framework"): ("fail", r"answered 500 to GET /json: ReferenceError: greting is not defined"),
+    ("answers-500", "04-hot-path"): ("fail", r"answered 500 to GET /products\?tag=red: ReferenceError: byTags is not defined"),
+    ("crashes-at-start", "03-faster-framework"): ("fail", r"exited before it listened \(code 1, .*Missing handler function .*\(app/server\.js:\d+\)"),
+    ("crashes-at-start", "04-hot-path"): ("fail", r"exited before it listened \(code 1, .*Cannot find module '\./catalog' \(app/server\.js:\d+\)"),
+    ("never-listens", "03-faster-framework"): ("fail", r"never reported listening \(waited 10000 ms\)"),
+    ("never-listens", "04-hot-path"): ("fail", r"never reported listening \(waited 10000 ms\)"),
+    ("no-app", "04-hot-path"): ("fail", r"no app files found in 04-hot-path/"),
+    ("solver", "04-hot-path"): ("pass", r"All 8 answers match"),
+    ("still-slow", "03-faster-framework"): ("fail", r"x; the exercise asks for at least 2x\. All 4 answers match"),
+    ("still-slow", "04-hot-path"): ("fail", r"x; the exercise asks for at least 3x\. All 8 answers match"),
+    ("syntax-error", "03-faster-framework"): ("fail", r"SyntaxError: Unexpected token '\)' \(app/server\.js:\d+\)"),
+    ("syntax-error", "04-hot-path"): ("fail", r"SyntaxError: Unexpected end of input"),
+    ("wrong-answers", "03-faster-framework"): ("fail", r'first GET /json: content-type "application/json", expected "application/json; charset=utf-8"'),
+    ("wrong-answers", "04-hot-path"): ("fail", r"first GET /products\?tag=nosuchtag: status 404, expected 200"),
+    ("wrong-folder", ""): ("fail", r"no exercise folder found \(expected one of: 03-faster-framework, 04-hot-path\)"),
+}
+
+
+def snapshot(folder: Path) -> dict[str, tuple[str, int]]:
+    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), p.lstat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file() or p.is_symlink()}
+
+
+def grade(submissions: Path, out: Path, run, *extra: str) -> tuple[subprocess.CompletedProcess, float]:
+    env = {**os.environ, "WORKBOOK_RUN_ID": run.marker}
+    started = time.monotonic()
+    done = subprocess.run([PY, "scripts/exercises.py", "grade", str(submissions), "--out", str(out), *extra],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
+    return done, time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    from conftest import Run  # the isolated run of tests/notebooks, loaded by this folder's conftest
+    tmp = tmp_path_factory.mktemp("grades")
+    run = Run(tmp)
+    before = snapshot(SUBMISSIONS)
+    done, seconds = grade(SUBMISSIONS, tmp / "out", run)
+    after = snapshot(SUBMISSIONS)
+    rows = list(csv.DictReader(open(tmp / "out" / "grades.csv"))) if (tmp / "out" / "grades.csv").exists() else []
+    return {"done": done, "seconds": seconds, "rows": rows, "out": tmp / "out", "before": before, "after": after, "run": run}
+
+
+def test_the_batch_finishes_and_writes_both_reports(graded):
+    assert graded["done"].returncode == 0, graded["done"].stdout[-3000:] + graded["done"].stderr[-3000:]
+    assert (graded["out"] / "grades.html").exists()
+    assert list(graded["rows"][0].keys()) == ["learner", "exercise", "result", "ratio", "message"]
+    graded["run"].assert_nothing_left()
+
+
+def test_one_row_per_learner_and_exercise_each_with_a_clear_message(graded):
+    got = {(r["learner"], r["exercise"]): r for r in graded["rows"]}
+    assert set(got) == set(EXPECTED), f"rows: {sorted(got)}"
+    for key, (result, pattern) in EXPECTED.items():
+        row = got[key]
+        assert row["result"] == result, f"{key}: {row}"
+        assert re.search(pattern, row["message"]), f"{key}: {row['message']!r} does not match {pattern!r}"
+
+
+def test_measured_rows_carry_their_ratio_and_the_others_none(graded):
+    got = {(r["learner"], r["exercise"]): r for r in graded["rows"]}
+    assert float(got[("solver", "04-hot-path")]["ratio"]) >= 3
+    assert float(got[("still-slow", "04-hot-path")]["ratio"]) < 3
+    assert float(got[("still-slow", "03-faster-framework")]["ratio"]) < 2
+    assert got[("syntax-error", "04-hot-path")]["ratio"] == ""
+
+
+def test_no_learner_file_is_modified(graded):
+    assert graded["after"] == graded["before"]
+
+
+def test_the_html_report_shows_every_row(graded):
+    html = (graded["out"] / "grades.html").read_text()
+    assert html.count("<tr class=") == len(EXPECTED)
+    assert "1 of 15 checks passed" in html
+    assert "&#x27;./catalog&#x27;" in html, "messages are escaped"
+
+
+def test_a_check_over_its_hard_timeout_is_stopped_and_leaves_nothing_running(tmp_path, run):
+    subs = tmp_path / "subs"
+    shutil.copytree(SUBMISSIONS / "still-slow", subs / "slowpoke")
+    done, seconds = grade(subs, tmp_path / "out", run, "--only", "04-hot-path", "--timeout", "4")
+    rows = list(csv.DictReader(open(tmp_path / "out" / "grades.csv")))
+    assert [(r["learner"], r["result"]) for r in rows] == [("slowpoke", "fail")]
+    assert "did not finish within 4 s and was stopped" in rows[0]["message"]
+    assert seconds < 30
+    run.assert_nothing_left()
+
+
+def test_make_grade_runs_the_grading_script():
+    dry = subprocess.run(["make", "-n", "grade", "SUBMISSIONS=some/folder", "GRADES_DIR=out/here"], cwd=ROOT, capture_output=True, text=True)
+    assert 'scripts/exercises.py grade "some/folder" --out "out/here"' in dry.stdout, dry.stdout + dry.stderr

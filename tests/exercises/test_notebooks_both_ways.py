@@ -1,0 +1,44 @@
+"""Each check, both ways, end to end in its notebook: the solution's notebook passes its check
+(its check cell throws on a FAIL), and the untouched exercise's notebook runs to the end and
+prints a friendly FAIL (its check cell never throws: a failing check is feedback, not a crash)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/check.json"))
+OUT = ROOT / "build" / "executed" / "exercises"
+
+
+def check_output(nb) -> str:
+    outputs = nb.cells[-1].get("outputs", [])
+    return "\n".join(str(o.get("text") or o.get("data", {}).get("text/plain", "")) for o in outputs)
+
+
+def save(nb, name: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, OUT / name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_solution_passes_its_check(name, run):
+    nb = run.execute(ROOT / "solutions" / name / f"{name}.ipynb", timeout=900)
+    save(nb, f"solution-{name}.ipynb")
+    run.assert_nothing_left()
+    text = check_output(nb)
+    assert f"PASS: exercise {name}" in text, text
+    assert "answers match" in text
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_untouched_exercise_fails_its_check_with_a_friendly_message(name, run):
+    nb = run.execute(ROOT / "exercises" / name / f"{name}.ipynb", timeout=900)
+    save(nb, f"exercise-{name}.ipynb")
+    run.assert_nothing_left()
+    text = check_output(nb)
+    assert f"FAIL: exercise {name}" in text, text
+    assert "the exercise asks for at least" in text and "Hints:" in text, text
+    assert "answers match" in text, "the untouched exercise answers like the starting point: it fails on speed alone"
