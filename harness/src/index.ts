@@ -24,3 +24,7 @@ export * from "./frameworks";
 export * from "./conformance";
 export * from "./clinic";
 export * from "./exercise-check";
+export * from "./experiments";
+export * from "./paced";
+export * from "./loop-metrics";
+export * from "./contention";

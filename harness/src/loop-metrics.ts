@@ -1,0 +1,72 @@
+import { assertLoopback } from "./loopback";
+import type { AppHandle } from "./apps";
+
+/**
+ * A typed reader for GET /__metrics, the event-loop report every notebook-02 app serves
+ * (apps/lib/loop-metrics.js). Delays are Node's raw monitorEventLoopDelay values: an idle loop
+ * reads about `resolutionMs`; subtract it to get the delay itself.
+ */
+
+export interface LoopMetricsRow {
+  /** Seconds since the app started or its metrics were reset (the end of the interval). */
+  t: number;
+  /** The interval's real length: well above the nominal 1000 ms means the loop was blocked that long. */
+  intervalMs: number;
+  samples: number;
+  delayP50Ms: number | null;
+  delayP99Ms: number | null;
+  delayMaxMs: number | null;
+  /** Event-loop utilisation over the interval, 0-1. */
+  elu: number;
+}
+
+export interface LoopMetricsHistogram {
+  count: number;
+  min: number | null;
+  mean: number | null;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+  p999: number | null;
+  max: number | null;
+  resolutionMs: number;
+  elu: number;
+}
+
+export interface LoopMetricsSnapshot {
+  loopMetrics: 1;
+  app: string;
+  pid: number;
+  resolutionMs: number;
+  intervalMs: number;
+  startedAt: number;
+  elapsedMs: number;
+  info: Record<string, unknown>;
+  histogram: LoopMetricsHistogram;
+  series: LoopMetricsRow[];
+  current: LoopMetricsRow;
+}
+
+/** Read an app's /__metrics; `reset: true` also starts its histograms and series again. */
+export async function loopMetrics(target: AppHandle | string, opts: { reset?: boolean; timeoutMs?: number } = {}): Promise<LoopMetricsSnapshot> {
+  const base = typeof target === "string" ? target : target.url;
+  const url = assertLoopback(new URL(opts.reset ? "/__metrics?reset=1" : "/__metrics", base).href);
+  const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 10000) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`loopMetrics: ${url.href} answered ${res.status}: ${text.slice(0, 200)}`);
+  let body: LoopMetricsSnapshot;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`loopMetrics: ${url.href} did not answer JSON: ${text.slice(0, 200)}`);
+  }
+  if (body.loopMetrics !== 1 || !body.histogram || !Array.isArray(body.series)) {
+    throw new Error(`loopMetrics: ${url.href} is not a loop-metrics report (apps/lib/loop-metrics.js)`);
+  }
+  return body;
+}
+
+/** The series with the unfinished interval appended: what happened up to the moment of reading. */
+export function loopSeries(snapshot: LoopMetricsSnapshot): LoopMetricsRow[] {
+  return [...snapshot.series, snapshot.current];
+}

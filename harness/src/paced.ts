@@ -1,0 +1,162 @@
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { assertLoopback } from "./loopback";
+import { percentile } from "./stats";
+import type { AppHandle } from "./apps";
+
+/**
+ * An evenly paced request generator: request i is sent at start + i / rate, whatever happened
+ * to the requests before it (open loop). autocannon's rate limiter sends each connection's
+ * per-second budget back to back at the start of every second; for head-of-line blocking
+ * that burst decides the result, so the workbook paces by hand.
+ */
+
+export interface PacedOptions {
+  /** An app handle or a loopback URL. */
+  target: AppHandle | string;
+  /** Default "/". */
+  path?: string;
+  /** Default "GET". */
+  method?: string;
+  /** Requests per second, evenly spaced. */
+  rate: number;
+  /** How long to send, in seconds. */
+  seconds: number;
+  /** Requests in flight at most; a request due while this many wait is not sent and counted as `skipped`. Default 256. */
+  maxInFlight?: number;
+  /** Per-request timeout in ms. Default 10000. */
+  timeoutMs?: number;
+  /** Largest number of requests one call may send (rate x seconds). Default 100000. */
+  maxRequests?: number;
+  /** Default "<path> at <rate>/s". */
+  label?: string;
+}
+
+export interface PacedSample {
+  /** Seconds after the start at which the request was due. */
+  t: number;
+  /** From the moment it was due (= sent) to the last byte of the answer; null on error. */
+  latencyMs: number | null;
+  /** HTTP status, or 0 for a socket error or a timeout. */
+  status: number;
+}
+
+export interface PacedLatency {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  max: number;
+}
+
+export interface PacedResult {
+  label: string;
+  url: string;
+  rate: number;
+  seconds: number;
+  /** Requests due, sent, answered (any status), skipped (too many in flight). */
+  due: number;
+  sent: number;
+  completed: number;
+  skipped: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** Answers with a status outside 200-299. */
+  non2xx: number;
+  /** Latency of every answered request, and of the 2xx answers only. */
+  latencyMs: PacedLatency;
+  okLatencyMs: PacedLatency;
+  /** How late the generator sent, in ms (p99 and max): large values mean this process was busy. */
+  sendLagMs: { p99: number; max: number };
+  samples: PacedSample[];
+}
+
+export function summariseLatency(values: readonly number[]): PacedLatency {
+  if (values.length === 0) return { count: 0, p50: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
+  const r3 = (x: number) => Math.round(x * 1000) / 1000;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    count: values.length, p50: r3(percentile(values, 50)), p90: r3(percentile(values, 90)),
+    p99: r3(percentile(values, 99)), mean: r3(mean), max: r3(Math.max(...values)),
+  };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+function check(opts: PacedOptions): URL {
+  const base = typeof opts.target === "string" ? opts.target : opts.target.url;
+  const url = assertLoopback(new URL(opts.path ?? "/", base).href);
+  const maxRequests = opts.maxRequests ?? 100000;
+  if (!(Number.isFinite(opts.rate) && opts.rate > 0)) throw new Error(`pacedLoad: rate must be > 0 req/s, got ${opts.rate}`);
+  if (!(Number.isFinite(opts.seconds) && opts.seconds > 0)) throw new Error(`pacedLoad: seconds must be > 0, got ${opts.seconds}`);
+  if (opts.rate * opts.seconds > maxRequests) {
+    throw new Error(`pacedLoad: ${opts.rate}/s for ${opts.seconds} s is more than maxRequests (${maxRequests}): the load must stay bounded`);
+  }
+  return url;
+}
+
+/** Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in. */
+export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
+  const url = check(opts);
+  const method = opts.method ?? "GET";
+  const maxInFlight = opts.maxInFlight ?? 256;
+  const timeoutMs = opts.timeoutMs ?? 10000;
+  const due = Math.floor(opts.rate * opts.seconds);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
+  const samples: PacedSample[] = [];
+  const lags: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let inFlight = 0, skipped = 0, errors = 0, timeouts = 0;
+  const pending: Promise<void>[] = [];
+
+  const one = (dueAt: number, t: number) => new Promise<void>((resolve) => {
+    inFlight++;
+    let done = false;
+    const finish = (status: number, latencyMs: number | null) => {
+      if (done) return;
+      done = true;
+      inFlight--;
+      samples.push({ t, latencyMs, status });
+      if (status) statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+      resolve();
+    };
+    const req = http.request(url, { method, agent, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
+      res.on("error", () => { errors++; finish(0, null); });
+    });
+    req.on("timeout", () => { timeouts++; req.destroy(new Error("timeout")); finish(0, null); });
+    req.on("error", () => { if (!done) errors++; finish(0, null); });
+    req.end();
+  });
+
+  const start = performance.now() + 5;
+  try {
+    for (let i = 0; i < due; i++) {
+      const dueAt = start + (i * 1000) / opts.rate;
+      const wait = dueAt - performance.now();
+      if (wait > 1) await sleep(wait);
+      else if (i % 50 === 0) await new Promise((r) => setImmediate(r)); // let answers in when running behind
+      lags.push(Math.max(0, performance.now() - dueAt));
+      if (inFlight >= maxInFlight) { skipped++; continue; }
+      pending.push(one(dueAt, (dueAt - start) / 1000));
+    }
+    await Promise.all(pending);
+  } finally {
+    agent.destroy();
+  }
+  samples.sort((a, b) => a.t - b.t);
+  const answered = samples.filter((s) => s.latencyMs !== null);
+  const ok = answered.filter((s) => s.status >= 200 && s.status < 300);
+  return {
+    label: opts.label ?? `${opts.path ?? "/"} at ${opts.rate}/s`, url: url.href, rate: opts.rate, seconds: opts.seconds,
+    due, sent: pending.length, completed: answered.length, skipped, errors, timeouts, statusCodes,
+    non2xx: answered.length - ok.length,
+    latencyMs: summariseLatency(answered.map((s) => s.latencyMs as number)),
+    okLatencyMs: summariseLatency(ok.map((s) => s.latencyMs as number)),
+    sendLagMs: { p99: Math.round(percentile(lags, 99) * 1000) / 1000, max: Math.round(Math.max(0, ...lags) * 1000) / 1000 },
+    samples,
+  };
+}

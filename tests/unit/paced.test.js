@@ -1,0 +1,84 @@
+'use strict'
+const { test } = require('node:test')
+const http = require('node:http')
+const h = require('@workbook/harness')
+const { fixture } = require('./helpers')
+
+// The target runs in its own process (tests/fixtures/apps/paced-target.js): a server in
+// this process would block the generator along with itself.
+async function server (t) {
+  const app = await h.startApp({ entry: fixture('paced-target.js') }, { probe: '/ok' })
+  t.after(() => app.stop())
+  return app.url
+}
+
+// A server without /__metrics, in this process (it never blocks).
+async function plainServer (t) {
+  const s = http.createServer((req, res) => res.end('ok'))
+  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
+  t.after(() => { s.closeAllConnections(); s.close() })
+  return `http://127.0.0.1:${s.address().port}`
+}
+
+test('pacedLoad sends rate x seconds requests, evenly spaced, and times each one', async (t) => {
+  const url = await server(t)
+  const r = await h.pacedLoad({ target: url, path: '/ok', rate: 50, seconds: 1 })
+  t.assert.strictEqual(r.due, 50)
+  t.assert.strictEqual(r.completed, 50)
+  t.assert.strictEqual(r.statusCodes['200'], 50)
+  t.assert.strictEqual(r.non2xx + r.errors + r.timeouts + r.skipped, 0)
+  const gaps = r.samples.slice(1).map((s, i) => s.t - r.samples[i].t)
+  for (const g of gaps) t.assert.ok(Math.abs(g - 0.02) < 1e-6, `scheduled gap ${g}`)
+  t.assert.ok(r.latencyMs.p50 > 0 && r.latencyMs.p99 >= r.latencyMs.p50 && r.latencyMs.count === 50)
+})
+
+test('pacedLoad reports non-2xx answers and socket errors instead of hiding them', async (t) => {
+  const url = await server(t)
+  const r = await h.pacedLoad({ target: url, path: '/flaky', rate: 40, seconds: 0.5 })
+  t.assert.strictEqual(r.statusCodes['503'], 10)
+  t.assert.strictEqual(r.non2xx, 10)
+  t.assert.strictEqual(r.okLatencyMs.count, 10)
+  const dead = await h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 20, seconds: 0.25 })
+  t.assert.strictEqual(dead.errors, 5)
+  t.assert.strictEqual(dead.completed, 0)
+})
+
+test('pacedLoad refuses non-loopback targets and unbounded loads before sending anything', async (t) => {
+  await t.assert.rejects(h.pacedLoad({ target: 'http://10.0.0.8:3000/', rate: 10, seconds: 1 }), /only targets loopback/)
+  await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 1e6, seconds: 10 }), /must stay bounded/)
+  await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 0, seconds: 1 }), /rate must be > 0/)
+})
+
+test('contention: a blocking background route raises the cheap route tail; metrics are read', async (t) => {
+  const url = await server(t)
+  const res = await h.contentionRounds([
+    { key: 'alone', target: url, cheap: { path: '/ok', rate: 100 }, background: null },
+    { key: 'blocked', target: url, cheap: { path: '/ok', rate: 100 }, background: { path: '/slow', rate: 5 }, metrics: true }
+  ], { rounds: 2, seconds: 1, warmupSeconds: 0.5 })
+  t.assert.strictEqual(res.alone.runs.length, 2)
+  t.assert.strictEqual(res.alone.background, null)
+  t.assert.strictEqual(res.blocked.background.completed, 10)
+  // 5 blocks of 40 ms a second: a fifth of the cheap requests wait behind one, so p90 shows it
+  const [alone, blocked] = [res.alone.cheap.latencyMs, res.blocked.cheap.latencyMs]
+  t.assert.ok(blocked.p90 > 10 && blocked.p90 > 3 * alone.p90, `alone ${JSON.stringify(alone)} blocked ${JSON.stringify(blocked)}`)
+  const m = res.blocked.runs[0].metrics
+  t.assert.strictEqual(m.info.test, true)
+  t.assert.strictEqual(m.app, 'paced-target')
+  t.assert.ok(m.histogram.max > 30, `loop delay max ${m.histogram.max}`)
+  t.assert.strictEqual(res.alone.runs[0].metrics, null)
+  await t.assert.rejects(h.contentionRounds([{ key: 'a', target: url }, { key: 'a', target: url }]), /unique/)
+})
+
+test('loopMetrics reads and resets /__metrics, and fails clearly on an app without it', async (t) => {
+  const url = await server(t)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const first = await h.loopMetrics(url, { reset: true })
+  t.assert.strictEqual(first.resolutionMs, 10)
+  t.assert.ok(first.histogram.count > 0)
+  const after = await h.loopMetrics(url)
+  t.assert.ok(after.elapsedMs < first.elapsedMs)
+  t.assert.strictEqual(h.loopSeries(after).length, after.series.length + 1)
+  const plain = await plainServer(t)
+  await t.assert.rejects(h.loopMetrics(plain), /did not answer JSON/)
+  await t.assert.rejects(h.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
+})
