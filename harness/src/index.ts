@@ -28,3 +28,4 @@ export * from "./experiments";
 export * from "./paced";
 export * from "./loop-metrics";
 export * from "./contention";
+export * from "./charts-grouped";
