@@ -29,3 +29,7 @@ export * from "./paced";
 export * from "./loop-metrics";
 export * from "./contention";
 export * from "./charts-grouped";
+export * from "./doctor-charts";
+export * from "./published-etag";
+export * from "./fresh-load";
+export * from "./profile-detail";

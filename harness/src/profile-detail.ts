@@ -1,0 +1,72 @@
+import { frameOf, Frame, FlameData, V8CpuProfile } from "./flame";
+
+/**
+ * Looking inside one frame of a V8 CPU profile: which source lines its own samples fell on,
+ * and which frames it called. V8 books the time of its builtins (JSON.stringify, for one) to
+ * the JavaScript function that called them, so the line is often the only place they show.
+ */
+
+export interface FrameRef {
+  /** The function's name as the profile has it, e.g. "afterListener". */
+  name: string;
+  /** OPTIONAL: the file must end with this, e.g. "etag-slow/util.js". Default: any file. */
+  file?: string;
+}
+
+export interface LineTicks {
+  /** 1-based source line. */
+  line: number;
+  samples: number;
+  /** Share of the frame's own (self) samples that fell on this line. */
+  share: number;
+}
+
+const matches = (f: Frame, ref: FrameRef) => f.name === ref.name && (ref.file === undefined || f.file.endsWith(ref.file));
+
+/** The frame's self samples by source line (V8's positionTicks), most samples first. Throws when no frame matches. */
+export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples: number; lines: LineTicks[] } {
+  const byLine = new Map<number, number>();
+  let found = false;
+  for (const node of profile.nodes as (V8CpuProfile["nodes"][number] & { positionTicks?: { line: number; ticks: number }[] })[]) {
+    if (!matches(frameOf(node.callFrame), ref)) continue;
+    found = true;
+    for (const t of node.positionTicks ?? []) byLine.set(t.line, (byLine.get(t.line) ?? 0) + t.ticks);
+  }
+  if (!found) throw new Error(`selfTicksByLine: no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`);
+  const samples = [...byLine.values()].reduce((a, b) => a + b, 0);
+  const lines = [...byLine.entries()].map(([line, n]) => ({ line, samples: n, share: samples ? n / samples : 0 }))
+    .sort((a, b) => b.samples - a.samples);
+  return { samples, lines };
+}
+
+export interface CalleeRow extends Frame {
+  /** 1 = called directly by the frame, 2 = by one of those... */
+  level: number;
+  /** Shares of all busy samples (as in FlameData). */
+  totalShare: number;
+  selfShare: number;
+}
+
+/**
+ * Every frame drawn above `ref` in the flame graph (what it called, to any depth), merged by
+ * frame and level, hottest first. Frames below the flame graph's minimum width are left out.
+ * Throws when the flame graph has no rectangle for `ref`.
+ */
+export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
+  const owners = flame.rects.filter((r) => matches(r, ref));
+  if (owners.length === 0) throw new Error(`calleesOf: the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`);
+  const eps = 1e-12;
+  const out = new Map<string, CalleeRow>();
+  for (const o of owners) {
+    for (const r of flame.rects) {
+      if (r.depth <= o.depth || r.x0 < o.x0 - eps || r.x1 > o.x1 + eps) continue;
+      const level = r.depth - o.depth;
+      const key = `${level}|${r.name}|${r.file}|${r.line}`;
+      const row = out.get(key) ?? { name: r.name, file: r.file, line: r.line, category: r.category, level, totalShare: 0, selfShare: 0 };
+      row.totalShare += r.x1 - r.x0;
+      row.selfShare += r.self;
+      out.set(key, row);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.level - b.level || b.totalShare - a.totalShare);
+}
