@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { appsDir } from "./paths";
 
 /**
  * The framework apps of apps/frameworks/: one typed list instead of a glob, so a notebook says
@@ -17,6 +18,12 @@ export interface FrameworkEntry {
   entry: string;
   /** True when routes go through a router (the framework's own); false for a switch on the path. */
   router: boolean;
+  /**
+   * The runtime the app is written for. Absent: Node (the main comparison; any runtime may run
+   * it). "bun": measured on Bun; started on Node it serves through @hono/node-server's fetch
+   * adaptor (apps/frameworks/lib/serve-fetch.js), so it keeps the app contract everywhere.
+   */
+  runtime?: "bun";
   notes?: string;
 }
 
@@ -59,6 +66,14 @@ const list: FrameworkEntry[] = [
     name: "h3", title: "h3", package: "h3", entry: "frameworks/h3.js", router: true,
     notes: "Served through toNodeHandler from h3/node (srvx). An ES module loaded with require().",
   },
+  {
+    name: "hono-bun", title: "Hono (Bun.serve)", package: "hono", entry: "frameworks/hono-bun.js", router: true, runtime: "bun",
+    notes: "The Hono app of hono.js, app.fetch handed to Bun.serve: no node:http adaptor.",
+  },
+  {
+    name: "elysia", title: "Elysia", package: "elysia", entry: "frameworks/elysia.js", router: true, runtime: "bun",
+    notes: "app.listen() on Bun. POST /validate has a TypeBox body schema unless VALIDATE=0.",
+  },
 ];
 
 export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((entry) => Object.freeze(entry)));
@@ -88,4 +103,14 @@ export function frameworkVersion(entry: FrameworkEntry, repoRoot: string): strin
   }
   if (typeof manifest.version !== "string") throw new Error(`${file} has no "version" field`);
   return manifest.version;
+}
+
+/**
+ * The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of
+ * apps/frameworks/lib/payloads.js (the apps' own module), so the harness never keeps a copy.
+ */
+export function validateRequestBody(): string {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const payloads = require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as { SAMPLE_VALID_BODY: unknown };
+  return JSON.stringify(payloads.SAMPLE_VALID_BODY);
 }

@@ -33,3 +33,7 @@ export * from "./doctor-charts";
 export * from "./published-etag";
 export * from "./fresh-load";
 export * from "./profile-detail";
+export * from "./runtimes";
+export * from "./published";
+export * from "./tables";
+export * from "./interleave";
