@@ -10,6 +10,7 @@
 // same work. Defaults (20 x 20000) take about 55-75 ms on the 2-core workbook machine.
 
 const crypto = require('node:crypto')
+const { performance } = require('node:perf_hooks')
 
 const SALT = 'node-performance-workbook'
 const KEY_LENGTH = 32
@@ -62,4 +63,20 @@ function pathOf (req) {
   return q === -1 ? req.url : req.url.slice(0, q)
 }
 
-module.exports = { SALT, KEY_LENGTH, DIGEST, FIRST_KEY, envInt, workConfig, workRound, workSync, CHEAP_BODY, sendJson, notFound, pathOf }
+// loop-blocking's request handler, shared with the shedding apps that put a check in front of it:
+// GET /cheap at once; GET /expensive after `work`, synchronously (the whole event loop stops
+// there); anything else 404.
+function blockingHandler (work) {
+  return function handle (req, res) {
+    const path = req.method === 'GET' ? pathOf(req) : null
+    if (path === '/cheap') return sendJson(res, 200, CHEAP_BODY)
+    if (path === '/expensive') {
+      const start = performance.now()
+      const digest = workSync(work) // the whole event loop stops here
+      return sendJson(res, 200, { digest, ...work, workMs: Math.round(performance.now() - start) })
+    }
+    notFound(res)
+  }
+}
+
+module.exports = { SALT, KEY_LENGTH, DIGEST, FIRST_KEY, envInt, workConfig, workRound, workSync, CHEAP_BODY, sendJson, notFound, pathOf, blockingHandler }

@@ -8,14 +8,14 @@
 // measures how late it fired. After a 60 ms block the first check reads ~55 ms, so the
 // requests that piled up during the block are shed, until a check reads below the limit.
 const http = require('node:http')
-const { performance } = require('node:perf_hooks')
 const protect = require('overload-protection')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { envInt, workConfig, workSync, CHEAP_BODY, sendJson, notFound, pathOf } = require('../loop-blocking/shared')
+const { envInt, workConfig, blockingHandler } = require('../loop-blocking/shared')
 
 const NAME = 'loop-shedding'
 const work = workConfig()
+const serve = blockingHandler(work)
 const maxDelayMs = envInt('MAX_DELAY_MS', 50)
 const sampleIntervalMs = envInt('SHED_SAMPLE_MS', 5)
 
@@ -34,14 +34,7 @@ const server = http.createServer((req, res) => {
     return
   }
   counts.accepted++
-  const path = req.method === 'GET' ? pathOf(req) : null
-  if (path === '/cheap') return sendJson(res, 200, CHEAP_BODY)
-  if (path === '/expensive') {
-    const start = performance.now()
-    const digest = workSync(work) // still blocks the loop; shedding only limits the pile-up
-    return sendJson(res, 200, { digest, ...work, workMs: Math.round(performance.now() - start) })
-  }
-  notFound(res)
+  serve(req, res) // loop-blocking's handler: an accepted /expensive still blocks the loop for its whole work
 })
 server.once('close', () => shedIfOverloaded.stop())
 

@@ -20,6 +20,8 @@ export interface ContentionVariant {
   background?: { path?: string; method?: string; rate: number } | null;
   /** Reset /__metrics before each measured run and read it after. Default false. */
   metrics?: boolean;
+  /** OPTIONAL: pacedLoad's `stampHeader` for both loads (the time each request was due, e.g. "x-request-start"). */
+  stampHeader?: string;
 }
 
 export interface ContentionRun {
@@ -75,8 +77,8 @@ async function once(v: ContentionVariant, seconds: number, measured: boolean): P
   const bg = v.background === undefined ? { path: "/expensive", rate: 4 } : v.background;
   const cheapPath = v.cheap?.path ?? "/cheap";
   const [cheap, background] = await Promise.all([
-    pacedLoad({ target: v.target, path: cheapPath, rate: v.cheap?.rate ?? 200, seconds, label: `${v.key} ${cheapPath}` }),
-    bg ? pacedLoad({ target: v.target, path: bg.path ?? "/expensive", method: bg.method, rate: bg.rate, seconds, label: `${v.key} ${bg.path ?? "/expensive"}` }) : Promise.resolve(null),
+    pacedLoad({ target: v.target, path: cheapPath, rate: v.cheap?.rate ?? 200, seconds, stampHeader: v.stampHeader, label: `${v.key} ${cheapPath}` }),
+    bg ? pacedLoad({ target: v.target, path: bg.path ?? "/expensive", method: bg.method, rate: bg.rate, seconds, stampHeader: v.stampHeader, label: `${v.key} ${bg.path ?? "/expensive"}` }) : Promise.resolve(null),
   ]);
   return { cheap, background, metrics: metrics ? await loopMetrics(v.target) : null };
 }

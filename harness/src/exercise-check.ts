@@ -76,6 +76,8 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
   let finished = false;
   const keep = (app: AppHandle) => { started.push(app); if (finished) void app.stop(); return app; };
   const startMs = spec.startTimeoutMs ?? 10_000;
+  const base = spec.baselineName ?? "the starting point";
+  const Base = base[0].toUpperCase() + base.slice(1);
   const start = { startTimeoutMs: startMs, wrap: opts.pin === false ? [] : pinning() };
 
   async function run(): Promise<CheckResult> {
@@ -87,7 +89,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     try {
       baseline = keep(await startApp(appRef(spec.baseline, spec, "starting point"), start));
     } catch (err) {
-      return done("start", false, null, `The starting point itself did not start (is the exercise folder intact?): ${(err as Error).message}`);
+      return done("start", false, null, `${Base} itself did not start (is the exercise folder intact?): ${(err as Error).message}`);
     }
     try {
       mine = keep(await startApp({ entry, name: "your app", probe: spec.app.probe ?? null }, start));
@@ -101,7 +103,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     const bad = details.responses.filter((r) => !r.ok);
     if (bad.length) {
       details.stderr = mine.stderr();
-      return done("responses", false, null, `${bad.length} of ${details.responses.length} answers differ from the ${spec.reference ? "reference" : "starting point"}'s; ` +
+      return done("responses", false, null, `${bad.length} of ${details.responses.length} answers differ from ${spec.reference ? "the reference" : base}'s; ` +
         `first ${bad[0].request}: ${bad[0].problem}.`, [...(spec.hints?.responses ?? []), "A faster app must give the same answers: the check compares them before it measures."]);
     }
     if (reference !== baseline) await reference.stop();
@@ -119,7 +121,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
       } catch (err) {
         details.stderr = app.stderr();
         const msg = (err as Error).message.split("\n--- stderr")[0];
-        return done("load", false, null, who === "yours" ? `Your app failed under load: ${msg}` : `The starting point failed under load: ${msg}`,
+        return done("load", false, null, who === "yours" ? `Your app failed under load: ${msg}` : `${Base} failed under load: ${msg}`,
           who === "yours" ? ["Every request under load must succeed: no errors, no timeouts, no unexpected status."] : []);
       }
       if (!measured) continue;
@@ -133,7 +135,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     const rounds = details.baseline.map((x, i) => better(x, details.submission[i]));
     const ratio = round(Math.min(better(b, m), median(rounds)), 2);
     const pass = ratio >= spec.threshold;
-    const what = higher ? `served ${Math.round(m)} req/s against the starting point's ${Math.round(b)}` : `had a ${spec.metric} latency of ${round(m, 2)} ms against the starting point's ${round(b, 2)} ms`;
+    const what = higher ? `served ${Math.round(m)} req/s against ${base}'s ${Math.round(b)}` : `had a ${spec.metric} latency of ${round(m, 2)} ms against ${base}'s ${round(b, 2)} ms`;
     const note = details.generatorSaturated ? " (the load generator was saturated: the real ratio is higher)" : "";
     return done("ratio", pass, ratio, `Your app ${what} (medians of ${plan.rounds} rounds, same run; ` +
       `round by round ${rounds.map((r) => `${round(r, 2)}x`).join(", ")}): ${ratio}x${note}; ` +

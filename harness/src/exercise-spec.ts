@@ -12,7 +12,7 @@ export interface ExerciseRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
-  /** What must be identical: "status", "body" or a header name. Default: the spec's `compare`. */
+  /** What must be identical: "status", "body", "json-shape" (keys, types, string lengths) or a header name. Default: the spec's `compare`. */
   compare?: string[];
 }
 
@@ -26,6 +26,8 @@ export interface ExerciseSpec {
   app: { entry: string; probe?: string };
   /** The starting point the learner's app is measured against, in the same run. */
   baseline: ExerciseApp;
+  /** How messages name the baseline when it is not the learner's starting code (e.g. "the fixed server"). Default "the starting point". */
+  baselineName?: string;
   /** Whose answers are right. Default: the baseline (a slow start with planted bugs names the fixed app here). */
   reference?: ExerciseApp;
   requests: ExerciseRequest[];
@@ -101,6 +103,21 @@ async function ask(base: string, r: ExerciseRequest, timeoutMs: number): Promise
 const show = (s: string | null, at = 0) => (s === null ? "none" : JSON.stringify(s.length > 60 ? `${at > 0 ? "..." : ""}${s.slice(at, at + 60)}...` : s));
 const norm = (v: string | null) => (v === null ? null : v.toLowerCase().replace(/\s+/g, ""));
 
+/**
+ * The shape of a JSON body, for answers that differ on every request (random data, time stamps):
+ * the same keys in the same order, the same types, strings of the same length. Not JSON: "not JSON".
+ */
+export function jsonShape(body: string): string {
+  const shape = (v: unknown): unknown => Array.isArray(v) ? v.map(shape)
+    : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]))
+      : typeof v === "string" ? `string(${v.length})` : v === null ? "null" : typeof v;
+  try {
+    return JSON.stringify(shape(JSON.parse(body)));
+  } catch {
+    return "not JSON";
+  }
+}
+
 /** Ask both apps the same requests, one after the other; say what differs in the learner's answers. */
 export async function compareResponses(referenceUrl: string, submissionUrl: string, requests: ExerciseRequest[],
   defaults: string[] = ["status", "content-type", "body"], timeoutMs = 5000): Promise<ResponseDiff[]> {
@@ -118,6 +135,9 @@ export async function compareResponses(referenceUrl: string, submissionUrl: stri
           let at = 0;
           while (got.body[at] === want.body[at]) at++;
           problem = `body differs at character ${at}: ${show(got.body, Math.max(0, at - 20))}, expected ${show(want.body, Math.max(0, at - 20))}`;
+        } else if (field === "json-shape") {
+          const [g, w] = [jsonShape(got.body), jsonShape(want.body)];
+          if (g !== w) problem = `the JSON's shape ${show(g)}, expected ${show(w)}`;
         } else if (field !== "status" && field !== "body" && norm(got.headers.get(field)) !== norm(want.headers.get(field))) {
           problem = `${field} ${show(got.headers.get(field))}, expected ${show(want.headers.get(field))}`;
         }

@@ -30,6 +30,13 @@ export interface PacedOptions {
   maxRequests?: number;
   /** Default "<path> at <rate>/s". */
   label?: string;
+  /**
+   * OPTIONAL: send with every request this header, carrying the time the request was due as
+   * `t=<ms since the epoch>` (e.g. "x-request-start"), as a proxy in front of an app stamps
+   * when it received a request. An app can then tell how long a request queued before it was
+   * read (apps/loop-shedding-queue). Default: no header.
+   */
+  stampHeader?: string;
 }
 
 export interface PacedSample {
@@ -122,7 +129,8 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
       if (status) statusCodes[status] = (statusCodes[status] ?? 0) + 1;
       resolve();
     };
-    const req = http.request(url, { method, agent, timeout: timeoutMs }, (res) => {
+    const headers = opts.stampHeader ? { [opts.stampHeader]: `t=${(performance.timeOrigin + dueAt).toFixed(3)}` } : undefined;
+    const req = http.request(url, { method, agent, timeout: timeoutMs, headers }, (res) => {
       res.resume();
       res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
       res.on("error", () => { errors++; finish(0, null); });

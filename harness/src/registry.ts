@@ -31,6 +31,7 @@ export const apps: readonly AppEntry[] = [
   { name: "loop-worker-pool", entry: "loop-worker-pool/server.js", title: "the expensive work in a piscina worker pool", probe: "/cheap" },
   { name: "loop-libuv-crypto", entry: "loop-libuv-crypto/server.js", title: "the expensive work as async crypto in the libuv pool", probe: "/cheap" },
   { name: "loop-shedding", entry: "loop-shedding/server.js", title: "the blocking app behind overload-protection (503s)", probe: "/cheap" },
+  { name: "loop-shedding-queue", entry: "loop-shedding-queue/server.js", title: "the blocking app shedding on each request's own wait (503s)", probe: "/cheap" },
   { name: "loop-classic-blockers", entry: "loop-classic-blockers/server.js", title: "sync file I/O, big JSON, catastrophic regex", probe: "/cheap" },
   // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
   ...frameworks.map((f) => ({ name: `frameworks/${f.name}`, entry: f.entry, title: `${f.title}: /hello, /json, /blog`, probe: "/hello" })),

@@ -22,6 +22,20 @@ PY = sys.executable
 
 # (learner, exercise) -> (result, a pattern the message must match)
 EXPECTED = {
+    ("answers-500", "01-etag"): ("fail", r"GET /seed/v1 failed: .*ReferenceError: timestmap is not defined \(app/server\.js:\d+\)"),
+    ("answers-500", "02-unblock"): ("fail", r"GET /cheap failed: .*ReferenceError: CHEEP is not defined \(app/server\.js:\d+\)"),
+    ("crashes-at-start", "01-etag"): ("fail", r"exited before it listened \(code 1, .*Cannot find module 'restfy' \(app/server\.js:\d+\)"),
+    ("crashes-at-start", "02-unblock"): ("fail", r"exited before it listened \(code 1, .*No such built-in module: node:crypt \(app/server\.js:\d+\)"),
+    ("never-listens", "01-etag"): ("fail", r"never reported listening \(waited 10000 ms\)"),
+    ("never-listens", "02-unblock"): ("fail", r"never reported listening \(waited 10000 ms\)"),
+    ("solver", "01-etag"): ("pass", r"against the fixed server \(apps/etag-fixed\)'s .*All 4 answers match"),
+    ("solver", "02-unblock"): ("pass", r"p99 latency of .*All 6 answers match"),
+    ("still-slow", "01-etag"): ("fail", r"against the fixed server \(apps/etag-fixed\)'s .*x; the exercise asks for at least 1\.4x\. All 4 answers match"),
+    ("still-slow", "02-unblock"): ("fail", r"x; the exercise asks for at least 3x\. All 6 answers match"),
+    ("syntax-error", "01-etag"): ("fail", r"SyntaxError: Unexpected end of input \(app/server\.js:\d+\)"),
+    ("syntax-error", "02-unblock"): ("fail", r"SyntaxError: Unexpected end of input \(app/server\.js:\d+\)"),
+    ("wrong-answers", "01-etag"): ("fail", r'differ from the fixed server \(apps/etag-fixed\)\'s; first GET /seed/v1: the JSON\'s shape .*expected .*"ts\\?":\\?"number'),
+    ("wrong-answers", "02-unblock"): ("fail", r"first GET /report\?user=ada: body differs at character \d+"),
     ("answers-500", "03-faster-framework"): ("fail", r"answered 500 to GET /json: ReferenceError: greting is not defined"),
     ("answers-500", "04-hot-path"): ("fail", r"answered 500 to GET /products\?tag=red: ReferenceError: byTags is not defined"),
     ("crashes-at-start", "03-faster-framework"): ("fail", r"exited before it listened \(code 1, .*Missing handler function .*\(app/server\.js:\d+\)"),
@@ -36,7 +50,7 @@ EXPECTED = {
     ("syntax-error", "04-hot-path"): ("fail", r"SyntaxError: Unexpected end of input"),
     ("wrong-answers", "03-faster-framework"): ("fail", r'first GET /json: content-type "application/json", expected "application/json; charset=utf-8"'),
     ("wrong-answers", "04-hot-path"): ("fail", r"first GET /products\?tag=nosuchtag: status 404, expected 200"),
-    ("wrong-folder", ""): ("fail", r"no exercise folder found \(expected one of: 03-faster-framework, 04-hot-path\)"),
+    ("wrong-folder", ""): ("fail", r"no exercise folder found \(expected one of: 01-etag, 02-unblock, 03-faster-framework, 04-hot-path\)"),
 }
 
 
@@ -86,6 +100,10 @@ def test_measured_rows_carry_their_ratio_and_the_others_none(graded):
     assert float(got[("solver", "04-hot-path")]["ratio"]) >= 3
     assert float(got[("still-slow", "04-hot-path")]["ratio"]) < 3
     assert float(got[("still-slow", "03-faster-framework")]["ratio"]) < 2
+    assert float(got[("solver", "01-etag")]["ratio"]) >= 1.4
+    assert float(got[("still-slow", "01-etag")]["ratio"]) < 1.4
+    assert float(got[("solver", "02-unblock")]["ratio"]) >= 3
+    assert float(got[("still-slow", "02-unblock")]["ratio"]) < 3
     assert got[("syntax-error", "04-hot-path")]["ratio"] == ""
 
 
@@ -96,7 +114,7 @@ def test_no_learner_file_is_modified(graded):
 def test_the_html_report_shows_every_row(graded):
     html = (graded["out"] / "grades.html").read_text()
     assert html.count("<tr class=") == len(EXPECTED)
-    assert "1 of 15 checks passed" in html
+    assert "3 of 29 checks passed" in html
     assert "&#x27;./catalog&#x27;" in html, "messages are escaped"
 
 

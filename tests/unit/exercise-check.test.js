@@ -88,3 +88,13 @@ test('printCheck prints the verdict, the hints and the stderr of a failure', asy
   t.assert.match(text, /\* Run it yourself\./)
   t.assert.match(text, /SyntaxError: nope/)
 })
+
+test('jsonShape keeps the keys, their order, the types and the string lengths, not the values', (t) => {
+  const a = h.jsonShape('{"data":"abcd","url":"/seed/v1","ts":1,"n":null,"list":[1,"x"]}')
+  t.assert.strictEqual(a, h.jsonShape('{"data":"wxyz","url":"/seed/v2","ts":2,"n":null,"list":[3,"y"]}'))
+  t.assert.strictEqual(a, '{"data":"string(4)","url":"string(8)","ts":"number","n":"null","list":["number","string(1)"]}')
+  t.assert.notStrictEqual(a, h.jsonShape('{"url":"/seed/v1","data":"abcd","ts":1,"n":null,"list":[1,"x"]}'), 'key order counts')
+  t.assert.notStrictEqual(a, h.jsonShape('{"data":"abcde","url":"/seed/v1","ts":1,"n":null,"list":[1,"x"]}'), 'string length counts')
+  t.assert.notStrictEqual(a, h.jsonShape('{"data":"abcd","url":"/seed/v1","ts":"1","n":null,"list":[1,"x"]}'), 'type counts')
+  t.assert.strictEqual(h.jsonShape('not json'), 'not JSON')
+})

@@ -82,3 +82,28 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
   await t.assert.rejects(h.loopMetrics(plain), /did not answer JSON/)
   await t.assert.rejects(h.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
 })
+
+test('stampHeader sends when each request was due; loop-shedding-queue refuses what waited too long', async (t) => {
+  // The header itself, as a plain server in this process receives it.
+  const seen = []
+  const s = http.createServer((req, res) => { seen.push([req.headers['x-request-start'], performance.timeOrigin + performance.now()]); res.end('ok') })
+  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
+  t.after(() => { s.closeAllConnections(); s.close() })
+  await h.pacedLoad({ target: `http://127.0.0.1:${s.address().port}`, rate: 20, seconds: 0.5, stampHeader: 'x-request-start' })
+  t.assert.strictEqual(seen.length, 10)
+  for (const [stamp, at] of seen) {
+    t.assert.match(stamp, /^t=\d+\.\d{3}$/)
+    const waited = at - Number(stamp.slice(2))
+    t.assert.ok(waited > -2 && waited < 1000, `stamped ${waited} ms before it was read (a request may go out up to 1 ms before it is due)`)
+  }
+  // The app: a request stamped 100 ms ago has waited past its 25 ms (half of a 50 ms budget): 503.
+  const app = await h.startApp('loop-shedding-queue', { env: { LATENCY_BUDGET_MS: '50' } })
+  t.after(() => app.stop())
+  const ask = (headers) => fetch(`${app.url}/cheap`, { headers }).then((r) => r.status)
+  t.assert.strictEqual(await ask({ 'x-request-start': `t=${Date.now() - 100}` }), 503)
+  t.assert.strictEqual(await ask({ 'x-request-start': `t=${Date.now()}` }), 200)
+  t.assert.strictEqual(await ask({}), 200, 'no stamp: served')
+  const info = (await (await fetch(`${app.url}/__metrics`)).json()).info
+  // accepted and unstamped include startApp's probe of /cheap, sent without a stamp.
+  t.assert.deepStrictEqual([info.maxWaitMs, info.shed, info.accepted, info.unstamped], [25, 1, 3, 2])
+})

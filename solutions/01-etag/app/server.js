@@ -1,0 +1,118 @@
+'use strict'
+// Exercise 01 · fix and optimise the etag server.
+//
+//   GET /seed/v1   application/json   {"data":"<10,000 hex chars, fresh per request>","url":"/seed/v1","ts":<minute>}
+//                  Cache-Control: public, max-age=120, and an Etag once the url has been served
+//
+// The seed server of "Keeping Node.js Fast" (notebook 01), in one file: restify 12, one route,
+// and the etagger middleware with the bugs the article planted. It answers correctly, and gets
+// slower with every request it serves. Find out why, fix it, then make it fast.
+const crypto = require('node:crypto')
+const restify = require('restify')
+const contract = require('../../../apps/lib/contract')
+
+// BEGIN SOLUTION
+// HINT: What does this line hide? Remove it and run the app with --trace-warnings (notebook 01, step 5).
+// END SOLUTION
+// BEGIN STUB
+// require('events').defaultMaxListeners = Infinity
+// END STUB
+
+const NAME = '01-etag'
+const ONE_MINUTE = 60000
+
+function timestamp () {
+  return Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
+}
+
+// BEGIN SOLUTION
+// HINT: The flame graph names the hottest function of this file: how often is it registered, and what does each call hash?
+// HINT: Once it is fixed, ask what the etag must be: any value that changes when the body changes will do.
+// The cache key is the url itself, the etag comes from the route (see below), there is no
+// 'after' listener any more, and a client presenting the current etag gets 304 with no body.
+function etagger () {
+  const current = new Map() // url -> etag of the latest body sent for that url
+
+  function etaggerMiddleware (req, res, next) {
+    res.setHeader('Cache-Control', 'public, max-age=120')
+    const etag = current.get(req.url)
+    if (etag !== undefined && req.headers['if-none-match'] === etag) {
+      res.setHeader('Etag', etag)
+      res.sendRaw(304, '')
+      next(false)
+      return
+    }
+    next()
+  }
+
+  function remember (url, etag) {
+    current.set(url, etag)
+  }
+
+  return { etaggerMiddleware, remember }
+}
+// END SOLUTION
+// BEGIN STUB
+// // Remembers an etag for each url and sets Etag and Cache-Control on the way out.
+// function etagger () {
+//   const cache = {}
+//   let afterEventAttached = false
+//
+//   // Listen for restify's 'after' event (once), to learn the etag of each body sent.
+//   function attachAfterEvent (server) {
+//     if (attachAfterEvent === true) return
+//     afterEventAttached = true
+//     server.on('after', function afterListener (req, res) {
+//       if (res.statusCode !== 200) return
+//       if (!res._body) return // restify 12 keeps what the route passed to res.send() on res._body
+//       const key = crypto.createHash('sha512').update(req.url).digest().toString('hex')
+//       const etag = crypto.createHash('sha512')
+//         .update(JSON.stringify(res._body))
+//         .digest()
+//         .toString('hex')
+//       if (cache[key] !== etag) cache[key] = etag
+//     })
+//   }
+//
+//   return function etaggerMiddleware (req, res, next) {
+//     attachAfterEvent(this)
+//     const key = crypto.createHash('sha512').update(req.url).digest().toString('hex')
+//     if (key in cache) res.set('Etag', cache[key])
+//     res.set('Cache-Control', 'public, max-age=120')
+//     next()
+//   }
+// }
+// END STUB
+
+const server = restify.createServer({
+  name: NAME,
+  // restify logs to stdout by default; the app contract keeps stdout for the "listening" line.
+  log: restify.logger({ name: NAME, level: 'warn' }, restify.logger.destination(2))
+})
+
+// BEGIN SOLUTION
+// HINT: After the fix, profile again: what is left in the route itself that costs more than it must?
+const { etaggerMiddleware, remember } = etagger()
+server.use(etaggerMiddleware)
+
+server.get('/seed/v1', function seed (req, res, next) {
+  // 10,000 hex characters need no JSON escaping, and their first 32 (128 random bits) already
+  // identify this body: that is the etag. Only the url goes through JSON.stringify.
+  const data = crypto.randomBytes(5000).toString('hex')
+  const etag = `"${data.slice(0, 32)}"`
+  const body = `{"data":"${data}","url":${JSON.stringify(req.url)},"ts":${timestamp()}}`
+  remember(req.url, etag)
+  res.sendRaw(200, body, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Etag: etag })
+  next()
+})
+// END SOLUTION
+// BEGIN STUB
+// server.use(etagger().bind(server))
+//
+// server.get('/seed/v1', function seed (req, res, next) {
+//   res.send({ data: crypto.randomBytes(5000).toString('hex'), url: req.url, ts: timestamp() })
+//   next()
+// })
+// END STUB
+
+contract.serveHttp(NAME, server.server)
