@@ -13,6 +13,14 @@ export const summarise = (h: hdr.Histogram): LatencySummary => ({
 });
 
 
+/**
+ * The default per-request timeout of a run of `seconds`: autocannon's own 10 s, or longer than
+ * the run when the run is longer. A timeout shorter than the run cuts a slow server's slowest
+ * answers off and drops them from the latency histogram, so the full profile's 10 s runs would
+ * understate the very tail a slow server is measured for. The run's end still bounds every request.
+ */
+export const requestTimeoutSeconds = (seconds: number): number => Math.max(10, Math.ceil(seconds) + 1);
+
 export interface RunConfig {
   method: string;
   connections: number;
@@ -26,7 +34,7 @@ export function oneRun(url: string, cfg: RunConfig, opts: LoadOptions, seconds: 
     let second = 0;
     const instance = autocannon({
       url, method: cfg.method as autocannon.Request["method"], connections: cfg.connections, pipelining: cfg.pipelining,
-      duration: seconds, headers: opts.headers, body: opts.body, timeout: opts.timeout ?? 10,
+      duration: seconds, headers: opts.headers, body: opts.body, timeout: opts.timeout ?? requestTimeoutSeconds(seconds),
       ...(opts.rate ? { overallRate: opts.rate } : {}),
     }, (err, result) => (err ? reject(err) : resolve(result)));
     const events = instance as unknown as NodeJS.EventEmitter;

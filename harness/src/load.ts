@@ -28,7 +28,7 @@ export interface LoadOptions {
   allowStatuses?: number[];
   /** Socket errors and timeouts are expected (e.g. a shedding server); default false. */
   allowErrors?: boolean;
-  /** Per-request timeout in seconds. Default 10. */
+  /** Per-request timeout in seconds. Default: 10, or the run's length + 1 s when the run is longer (see requestTimeoutSeconds). */
   timeout?: number;
   /** Label for charts and results. Default: the app's name and path. */
   label?: string;

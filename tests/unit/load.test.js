@@ -38,3 +38,29 @@ test('an app that dies under load fails the test with its stderr', async (t) => 
     })
   }, { probe: false })
 })
+
+// A server whose first loaded request takes `delayMs` (the pre-flight request is answered at once).
+async function lateOnce(delayMs) {
+  const http = require('node:http')
+  let n = 0
+  const server = http.createServer((req, res) => {
+    n++
+    setTimeout(() => res.end('ok'), n === 2 ? delayMs : 0)
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => { server.closeAllConnections(); server.close() } }
+}
+
+test('in a run longer than 10 s, an answer slower than 10 s is measured, not dropped as a timeout', async (t) => {
+  const server = await lateOnce(10_500)
+  t.after(server.close)
+  const r = await h.runLoad({ target: server.url, connections: 1, duration: 12, warmup: 0, repeats: 1, live: false })
+  t.assert.strictEqual(r.errors + r.timeouts, 0)
+  t.assert.ok(r.latencyMs.max >= 10_500, `slowest answer ${r.latencyMs.max} ms`)
+})
+
+test('a request that outlives an explicit timeout fails the load test', async (t) => {
+  const server = await lateOnce(2_500)
+  t.after(server.close)
+  await t.assert.rejects(h.runLoad({ target: server.url, connections: 1, duration: 3, warmup: 0, repeats: 1, timeout: 1, live: false }), /1 timeouts/)
+})
