@@ -38,6 +38,9 @@ export interface ContentionTotals {
   skipped: number;
   errors: number;
   timeouts: number;
+  errorCodes: Record<string, number>;
+  /** Requests sent again after a keep-alive reset (pacedLoad's `retried`). */
+  retried: number;
   non2xx: number;
   statusCodes: Record<string, number>;
   latencyMs: PacedLatency;
@@ -58,11 +61,13 @@ export interface ContentionResult {
 export function combinePaced(results: PacedResult[]): ContentionTotals {
   const sum = (f: (r: PacedResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const statusCodes: Record<string, number> = {};
+  const errorCodes: Record<string, number> = {};
   for (const r of results) for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
+  for (const r of results) for (const [k, v] of Object.entries(r.errorCodes)) errorCodes[k] = (errorCodes[k] ?? 0) + v;
   const answered = results.flatMap((r) => r.samples.filter((s) => s.latencyMs !== null));
   return {
     label: results[0].label, rate: results[0].rate, due: sum((r) => r.due), completed: sum((r) => r.completed),
-    skipped: sum((r) => r.skipped), errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx: sum((r) => r.non2xx),
+    skipped: sum((r) => r.skipped), errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), errorCodes, retried: sum((r) => r.retried), non2xx: sum((r) => r.non2xx),
     statusCodes,
     latencyMs: summariseLatency(answered.map((s) => s.latencyMs as number)),
     okLatencyMs: summariseLatency(answered.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.latencyMs as number)),

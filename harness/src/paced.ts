@@ -69,6 +69,10 @@ export interface PacedResult {
   skipped: number;
   errors: number;
   timeouts: number;
+  /** Socket errors by code (e.g. ECONNRESET), so a failure says what it was. */
+  errorCodes: Record<string, number>;
+  /** Requests sent a second time after a reused keep-alive connection was reset before any answer (at most once each). */
+  retried: number;
   statusCodes: Record<string, number>;
   /** Answers with a status outside 200-299. */
   non2xx: number;
@@ -115,7 +119,9 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const samples: PacedSample[] = [];
   const lags: number[] = [];
   const statusCodes: Record<string, number> = {};
-  let inFlight = 0, skipped = 0, errors = 0, timeouts = 0;
+  const errorCodes: Record<string, number> = {};
+  const failed = (err: NodeJS.ErrnoException) => { const code = err.code ?? err.message; errorCodes[code] = (errorCodes[code] ?? 0) + 1; errors++; };
+  let inFlight = 0, skipped = 0, errors = 0, timeouts = 0, retried = 0;
   const pending: Promise<void>[] = [];
 
   const one = (dueAt: number, t: number) => new Promise<void>((resolve) => {
@@ -130,14 +136,25 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
       resolve();
     };
     const headers = opts.stampHeader ? { [opts.stampHeader]: `t=${(performance.timeOrigin + dueAt).toFixed(3)}` } : undefined;
-    const req = http.request(url, { method, agent, timeout: timeoutMs, headers }, (res) => {
-      res.resume();
-      res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
-      res.on("error", () => { errors++; finish(0, null); });
-    });
-    req.on("timeout", () => { timeouts++; req.destroy(new Error("timeout")); finish(0, null); });
-    req.on("error", () => { if (!done) errors++; finish(0, null); });
-    req.end();
+    const send = (retry: boolean) => {
+      const req = http.request(url, { method, agent, timeout: timeoutMs, headers }, (res) => {
+        res.resume();
+        res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
+        res.on("error", (err) => { if (!done) failed(err); finish(0, null); });
+      });
+      req.on("timeout", () => { timeouts++; req.destroy(new Error("timeout")); finish(0, null); });
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        if (done) return;
+        // The keep-alive race Node's docs describe under request.reusedSocket: the server closed an
+        // idle connection just as this request went out on it. Nothing reached the app; send it
+        // once more on a fresh connection (latency still counts from when it was due).
+        if (!retry && req.reusedSocket && err.code === "ECONNRESET") { retried++; send(true); return; }
+        failed(err);
+        finish(0, null);
+      });
+      req.end();
+    };
+    send(false);
   });
 
   const start = performance.now() + 5;
@@ -160,7 +177,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const ok = answered.filter((s) => s.status >= 200 && s.status < 300);
   return {
     label: opts.label ?? `${opts.path ?? "/"} at ${opts.rate}/s`, url: url.href, rate: opts.rate, seconds: opts.seconds,
-    due, sent: pending.length, completed: answered.length, skipped, errors, timeouts, statusCodes,
+    due, sent: pending.length, completed: answered.length, skipped, errors, timeouts, errorCodes, retried, statusCodes,
     non2xx: answered.length - ok.length,
     latencyMs: summariseLatency(answered.map((s) => s.latencyMs as number)),
     okLatencyMs: summariseLatency(ok.map((s) => s.latencyMs as number)),

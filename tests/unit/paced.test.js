@@ -43,6 +43,37 @@ test('pacedLoad reports non-2xx answers and socket errors instead of hiding them
   t.assert.strictEqual(dead.completed, 0)
 })
 
+// A server in this process that resets connections: `which(n)` says whether the n-th request on a
+// connection (1-based) is reset instead of answered.
+async function resettingServer (t, which) {
+  const s = http.createServer((req, res) => {
+    const n = (req.socket.served = (req.socket.served ?? 0) + 1)
+    if (which(n)) return req.socket.resetAndDestroy()
+    res.end('ok')
+  })
+  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
+  t.after(() => { s.closeAllConnections(); s.close() })
+  return `http://127.0.0.1:${s.address().port}`
+}
+
+test('pacedLoad sends a request again, once, when a reused keep-alive connection was reset before any answer', async (t) => {
+  // Every connection's second request is reset: the race a server closing an idle connection causes.
+  const url = await resettingServer(t, (n) => n === 2)
+  const r = await h.pacedLoad({ target: url, rate: 20, seconds: 0.5 })
+  t.assert.strictEqual(r.completed, 10)
+  t.assert.strictEqual(r.errors, 0)
+  t.assert.ok(r.retried >= 4, `retried ${r.retried}`)
+})
+
+test('pacedLoad counts other resets as errors, by code, without retrying them', async (t) => {
+  const url = await resettingServer(t, () => true) // every request, on a fresh connection too
+  const r = await h.pacedLoad({ target: url, rate: 20, seconds: 0.25 })
+  t.assert.strictEqual(r.completed, 0)
+  t.assert.strictEqual(r.errors, 5)
+  t.assert.deepStrictEqual(r.errorCodes, { ECONNRESET: 5 })
+  t.assert.strictEqual(r.retried, 0)
+})
+
 test('pacedLoad refuses non-loopback targets and unbounded loads before sending anything', async (t) => {
   await t.assert.rejects(h.pacedLoad({ target: 'http://10.0.0.8:3000/', rate: 10, seconds: 1 }), /only targets loopback/)
   await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 1e6, seconds: 10 }), /must stay bounded/)
