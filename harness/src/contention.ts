@@ -62,8 +62,10 @@ export function combinePaced(results: PacedResult[]): ContentionTotals {
   const sum = (f: (r: PacedResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const statusCodes: Record<string, number> = {};
   const errorCodes: Record<string, number> = {};
-  for (const r of results) for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
-  for (const r of results) for (const [k, v] of Object.entries(r.errorCodes)) errorCodes[k] = (errorCodes[k] ?? 0) + v;
+  for (const r of results) {
+    for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(r.errorCodes)) errorCodes[k] = (errorCodes[k] ?? 0) + v;
+  }
   const answered = results.flatMap((r) => r.samples.filter((s) => s.latencyMs !== null));
   return {
     label: results[0].label, rate: results[0].rate, due: sum((r) => r.due), completed: sum((r) => r.completed),

@@ -112,6 +112,7 @@ function check(opts: PacedOptions): URL {
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const url = check(opts);
   const method = opts.method ?? "GET";
+  const idempotent = method === "GET" || method === "HEAD";
   const maxInFlight = opts.maxInFlight ?? 256;
   const timeoutMs = opts.timeoutMs ?? 10000;
   const due = Math.floor(opts.rate * opts.seconds);
@@ -146,9 +147,9 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
       req.on("error", (err: NodeJS.ErrnoException) => {
         if (done) return;
         // The keep-alive race Node's docs describe under request.reusedSocket: the server closed an
-        // idle connection just as this request went out on it. Nothing reached the app; send it
-        // once more on a fresh connection (latency still counts from when it was due).
-        if (!retry && req.reusedSocket && err.code === "ECONNRESET") { retried++; send(true); return; }
+        // idle connection just as this request went out on it. A GET or HEAD is safe to send once
+        // more, on a fresh connection (its latency still counts from when it was due).
+        if (!retry && idempotent && req.reusedSocket && err.code === "ECONNRESET") { retried++; send(true); return; }
         failed(err);
         finish(0, null);
       });
