@@ -1,7 +1,7 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const { fixture, SHORT } = require('./helpers')
+const { fixture, SHORT, serveHere } = require('./helpers')
 
 test('runLoad returns a tidy record with spread, percentiles, usage and fingerprint', async (t) => {
   const r = await h.withApp('hello-http', (app) => h.runLoad({ target: app, connections: 5, ...SHORT, warmup: 1 }))
@@ -40,27 +40,19 @@ test('an app that dies under load fails the test with its stderr', async (t) => 
 })
 
 // A server whose first loaded request takes `delayMs` (the pre-flight request is answered at once).
-async function lateOnce(delayMs) {
-  const http = require('node:http')
+function lateOnce (t, delayMs) {
   let n = 0
-  const server = http.createServer((req, res) => {
-    n++
-    setTimeout(() => res.end('ok'), n === 2 ? delayMs : 0)
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => { server.closeAllConnections(); server.close() } }
+  return serveHere(t, (req, res) => { n++; setTimeout(() => res.end('ok'), n === 2 ? delayMs : 0) })
 }
 
 test('in a run longer than 10 s, an answer slower than 10 s is measured, not dropped as a timeout', async (t) => {
-  const server = await lateOnce(10_500)
-  t.after(server.close)
-  const r = await h.runLoad({ target: server.url, connections: 1, duration: 12, warmup: 0, repeats: 1, live: false })
+  const url = await lateOnce(t, 10_500)
+  const r = await h.runLoad({ target: url, connections: 1, duration: 12, warmup: 0, repeats: 1, live: false })
   t.assert.strictEqual(r.errors + r.timeouts, 0)
   t.assert.ok(r.latencyMs.max >= 10_500, `slowest answer ${r.latencyMs.max} ms`)
 })
 
 test('a request that outlives an explicit timeout fails the load test', async (t) => {
-  const server = await lateOnce(2_500)
-  t.after(server.close)
-  await t.assert.rejects(h.runLoad({ target: server.url, connections: 1, duration: 3, warmup: 0, repeats: 1, timeout: 1, live: false }), /1 timeouts/)
+  const url = await lateOnce(t, 2_500)
+  await t.assert.rejects(h.runLoad({ target: url, connections: 1, duration: 3, warmup: 0, repeats: 1, timeout: 1, live: false }), /1 timeouts/)
 })

@@ -1,8 +1,7 @@
 'use strict'
 const { test } = require('node:test')
-const http = require('node:http')
 const h = require('@workbook/harness')
-const { fixture } = require('./helpers')
+const { fixture, serveHere } = require('./helpers')
 
 // The target runs in its own process (tests/fixtures/apps/paced-target.js): a server in
 // this process would block the generator along with itself.
@@ -13,11 +12,8 @@ async function server (t) {
 }
 
 // A server without /__metrics, in this process (it never blocks).
-async function plainServer (t) {
-  const s = http.createServer((req, res) => res.end('ok'))
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  t.after(() => { s.closeAllConnections(); s.close() })
-  return `http://127.0.0.1:${s.address().port}`
+function plainServer (t) {
+  return serveHere(t, (req, res) => res.end('ok'))
 }
 
 test('pacedLoad sends rate x seconds requests, evenly spaced, and times each one', async (t) => {
@@ -45,15 +41,12 @@ test('pacedLoad reports non-2xx answers and socket errors instead of hiding them
 
 // A server in this process that resets connections: `which(n)` says whether the n-th request on a
 // connection (1-based) is reset instead of answered.
-async function resettingServer (t, which) {
-  const s = http.createServer((req, res) => {
+function resettingServer (t, which) {
+  return serveHere(t, (req, res) => {
     const n = (req.socket.served = (req.socket.served ?? 0) + 1)
     if (which(n)) return req.socket.resetAndDestroy()
     res.end('ok')
   })
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  t.after(() => { s.closeAllConnections(); s.close() })
-  return `http://127.0.0.1:${s.address().port}`
 }
 
 test('pacedLoad sends a request again, once, when a reused keep-alive connection was reset before any answer', async (t) => {
@@ -117,10 +110,8 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
 test('stampHeader sends when each request was due; loop-shedding-queue refuses what waited too long', async (t) => {
   // The header itself, as a plain server in this process receives it.
   const seen = []
-  const s = http.createServer((req, res) => { seen.push([req.headers['x-request-start'], performance.timeOrigin + performance.now()]); res.end('ok') })
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve))
-  t.after(() => { s.closeAllConnections(); s.close() })
-  await h.pacedLoad({ target: `http://127.0.0.1:${s.address().port}`, rate: 20, seconds: 0.5, stampHeader: 'x-request-start' })
+  const url = await serveHere(t, (req, res) => { seen.push([req.headers['x-request-start'], performance.timeOrigin + performance.now()]); res.end('ok') })
+  await h.pacedLoad({ target: url, rate: 20, seconds: 0.5, stampHeader: 'x-request-start' })
   t.assert.strictEqual(seen.length, 10)
   for (const [stamp, at] of seen) {
     t.assert.match(stamp, /^t=\d+\.\d{3}$/)
