@@ -5,24 +5,19 @@
 // through @hono/node-server instead (lib/serve-fetch.js): it keeps the contract everywhere, but
 // only the Bun figure is "Elysia as its users run it".
 //
-// POST /validate checks its body with a TypeBox schema (Elysia's `t`) that mirrors
-// schemas.validateBody of lib/payloads.js field for field; VALIDATE=0 drops the schema. The
+// POST /validate checks its body with a TypeBox schema (Elysia's `t`) built from
+// schemas.validateBody of lib/payloads.js by lib/typebox-body.js; VALIDATE=0 drops the schema. The
 // handler reads `body` in both modes, so that Elysia (which parses a body only when the handler
 // or a schema uses it) parses the JSON either way, as fastify.js and express.js do. A failed
 // validation answers 400 like the other two, instead of Elysia's default 422.
 const { Elysia, t } = require('elysia')
 const { HOST, port, announce, onShutdown } = require('../lib/contract')
 const { onBun, serveFetch } = require('./lib/serve-fetch')
-const { HELLO_TEXT, helloObject, blogPost, schemas, validationEnabled } = require('./lib/payloads')
+const { typeboxBody } = require('./lib/typebox-body')
+const { HELLO_TEXT, helloObject, blogPost, validationEnabled } = require('./lib/payloads')
 
 const validate = validationEnabled()
-const rule = schemas.validateBody.properties
-const body = t.Object({
-  name: t.String({ minLength: rule.name.minLength, maxLength: rule.name.maxLength }),
-  age: t.Integer({ minimum: rule.age.minimum, maximum: rule.age.maximum }),
-  email: t.String({ maxLength: rule.email.maxLength, pattern: rule.email.pattern }),
-  tags: t.Array(t.String(), { maxItems: rule.tags.maxItems })
-})
+const body = typeboxBody(t)
 
 const app = new Elysia()
   // Registered before the routes: an Elysia hook applies to the routes declared after it.

@@ -22,6 +22,7 @@ export * from "./flame-chart";
 export * from "./cpuprofile";
 export * from "./frameworks";
 export * from "./conformance";
+export * from "./validator-cost";
 export * from "./clinic";
 export * from "./exercise-check";
 export * from "./experiments";

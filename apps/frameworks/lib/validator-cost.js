@@ -1,0 +1,98 @@
+'use strict'
+// Not an app: times one body validator of POST /validate on its own, outside any server, and
+// prints one JSON line. Under load the price of validating SAMPLE_VALID_BODY is a fraction of a
+// microsecond against tens of microseconds of HTTP work per request, below what a load test on
+// a shared machine can resolve; here it is measured directly.
+//
+//   <runtime> validator-cost.js ajv|typebox|none [batches]
+//
+//   ajv      Ajv 8 compiled with fastify's default options: what fastify.js and express.js run.
+//   typebox  TypeBox's TypeCompiler on lib/typebox-body.js: what Elysia compiles a schema into.
+//   none     the control: a "validator" that looks at nothing, to show what "no price" reads as.
+//
+// Each batch parses the body N times alone, then parses and validates it N times (the order
+// alternates between batches; N is chosen so that a batch takes at least BATCH_MS); the ratio of a batch is parse-only time over
+// parse-and-validate time, the throughput kept with validation on. Medians over the batches.
+const { schemas, SAMPLE_VALID_BODY, AJV_OPTIONS } = require('./payloads')
+
+const BATCH_MS = 20
+const WARMUP_BATCHES = 5
+
+function compile (kind) {
+  if (kind === 'ajv') {
+    const Ajv = require('ajv').default
+    return new Ajv(AJV_OPTIONS).compile(schemas.validateBody)
+  }
+  if (kind === 'typebox') {
+    const { t } = require('elysia')
+    const { TypeCompiler } = require('@sinclair/typebox/compiler')
+    const { typeboxBody } = require('./typebox-body')
+    const checker = TypeCompiler.Compile(typeboxBody(t))
+    return (value) => checker.Check(value)
+  }
+  if (kind === 'none') return (value) => value !== null
+  throw new Error(`unknown validator ${JSON.stringify(kind)}: use ajv, typebox or none`)
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+}
+
+function main (argv) {
+  const kind = argv[0]
+  const batches = argv[1] === undefined ? 21 : Number(argv[1])
+  if (!Number.isInteger(batches) || batches < 1) throw new Error(`batches must be a positive integer, got ${argv[1]}`)
+  const validate = compile(kind)
+  const text = JSON.stringify(SAMPLE_VALID_BODY)
+  if (!validate(JSON.parse(text))) throw new Error(`the ${kind} validator rejects SAMPLE_VALID_BODY`)
+  let sink = 0
+  let calls = 0
+  let n = 1000
+  const parseOnly = () => {
+    const t0 = performance.now()
+    for (let i = 0; i < n; i++) sink += JSON.parse(text).age
+    calls += n
+    return (performance.now() - t0) * 1e6 / n
+  }
+  const parseAndValidate = () => {
+    const t0 = performance.now()
+    for (let i = 0; i < n; i++) {
+      const body = JSON.parse(text)
+      if (validate(body)) sink += body.age
+    }
+    calls += n
+    return (performance.now() - t0) * 1e6 / n
+  }
+  while (parseAndValidate() * n < BATCH_MS * 1e6) n *= 2
+  const off = []
+  const on = []
+  for (let b = 0; b < WARMUP_BATCHES + batches; b++) {
+    const pair = b % 2 ? [parseAndValidate(), parseOnly()].reverse() : [parseOnly(), parseAndValidate()]
+    if (b >= WARMUP_BATCHES) { off.push(pair[0]); on.push(pair[1]) }
+  }
+  if (sink !== calls * SAMPLE_VALID_BODY.age) throw new Error('a validator rejected the body during the run')
+  const ratios = off.map((o, i) => o / on[i])
+  const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`
+  process.stdout.write(JSON.stringify({
+    validator: kind,
+    runtime,
+    bodyBytes: Buffer.byteLength(text),
+    iterations: n,
+    batches,
+    parseNs: median(off),
+    parseAndValidateNs: median(on),
+    validateNs: median(on.map((o, i) => o - off[i])),
+    ratio: median(ratios),
+    ratioMin: Math.min(...ratios),
+    ratioMax: Math.max(...ratios)
+  }) + '\n')
+}
+
+try {
+  main(process.argv.slice(2))
+} catch (err) {
+  process.stderr.write(`${err.stack}\n`)
+  process.exit(1)
+}

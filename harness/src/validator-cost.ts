@@ -1,0 +1,62 @@
+import path from "node:path";
+import { execFile } from "node:child_process";
+import { appsDir } from "./paths";
+
+/** One validator's price, measured outside any server by apps/frameworks/lib/validator-cost.js. */
+export interface ValidatorCost {
+  /** "ajv" (fastify.js, express.js), "typebox" (Elysia) or "none" (the control). */
+  validator: string;
+  /** "Node 26.10.0", "Bun 1.4.5": where it ran. */
+  runtime: string;
+  /** Size of the JSON body (SAMPLE_VALID_BODY). */
+  bodyBytes: number;
+  /** Parses (and validations) per batch, chosen so that a batch lasts at least 20 ms. */
+  iterations: number;
+  batches: number;
+  /** Median ns to parse the body, and to parse and validate it. */
+  parseNs: number;
+  parseAndValidateNs: number;
+  /** Median of the batches' (parse and validate - parse) in ns: the validation alone. */
+  validateNs: number;
+  /** Median of the batches' parse / (parse and validate): the throughput kept with validation on. */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+}
+
+export interface ValidatorCostOptions {
+  validator: "ajv" | "typebox" | "none";
+  /** Binary of the runtime to measure on (a RuntimeEntry's `binary`); default: this Node. */
+  runtime?: string;
+  /** Measured batches; default 21. */
+  batches?: number;
+  /** Time limit of the measurement; default 60,000 ms. */
+  timeoutMs?: number;
+}
+
+const SCRIPT = path.join(appsDir, "frameworks", "lib", "validator-cost.js");
+
+/**
+ * Times a body validator of POST /validate on its own, in a child process on the runtime given:
+ * parse-only against parse-and-validate of the same body, in alternating batches. Its price under
+ * load is below what a load test on a shared machine can resolve; this measures it directly.
+ * Rejects with the script's stderr when it fails or outlives `timeoutMs`.
+ */
+export function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
+  const args = [SCRIPT, opts.validator, String(opts.batches ?? 21)];
+  const timeout = opts.timeoutMs ?? 60_000;
+  return new Promise((resolve, reject) => {
+    execFile(opts.runtime ?? process.execPath, args, { timeout, encoding: "utf8" }, (err, stdout, stderr) => {
+      if (err) {
+        const why = err.killed ? `did not finish within ${timeout} ms` : `failed (${err.code ?? err.signal})`;
+        reject(new Error(`validatorCost(${opts.validator}) ${why}: ${stderr.trim().split("\n").slice(0, 3).join(" | ") || "no stderr"}`));
+        return;
+      }
+      try {
+        resolve(JSON.parse(stdout) as ValidatorCost);
+      } catch {
+        reject(new Error(`validatorCost(${opts.validator}) printed no JSON line: ${JSON.stringify(stdout.slice(0, 200))}`));
+      }
+    });
+  });
+}
