@@ -6,14 +6,14 @@
 // only the Bun figure is "Elysia as its users run it".
 //
 // POST /validate checks its body with a TypeBox schema (Elysia's `t`) built from
-// schemas.validateBody of lib/payloads.js by lib/typebox-body.js; VALIDATE=0 drops the schema. The
+// schemas.validateBody of lib/payloads.js by lib/body-validators.js; VALIDATE=0 drops the schema. The
 // handler reads `body` in both modes, so that Elysia (which parses a body only when the handler
 // or a schema uses it) parses the JSON either way, as fastify.js and express.js do. A failed
 // validation answers 400 like the other two, instead of Elysia's default 422.
 const { Elysia, t } = require('elysia')
 const { HOST, port, announce, onShutdown } = require('../lib/contract')
 const { onBun, serveFetch } = require('./lib/serve-fetch')
-const { typeboxBody } = require('./lib/typebox-body')
+const { typeboxBody } = require('./lib/body-validators')
 const { HELLO_TEXT, helloObject, blogPost, validationEnabled } = require('./lib/payloads')
 
 const validate = validationEnabled()

@@ -4,12 +4,12 @@
 // validates it with ajv 8 (compiled once, with fastify's default Ajv options) unless VALIDATE=0.
 const http = require('node:http')
 const express = require('express')
-const Ajv = require('ajv').default
 const { serveHttp } = require('../lib/contract')
-const { HELLO_TEXT, helloObject, blogPost, schemas, AJV_OPTIONS, validationEnabled } = require('./lib/payloads')
+const { HELLO_TEXT, helloObject, blogPost, validationEnabled } = require('./lib/payloads')
+const { ajvBody } = require('./lib/body-validators')
 
 const validate = validationEnabled()
-const checkBody = validate ? new Ajv(AJV_OPTIONS).compile(schemas.validateBody) : null
+const checkBody = validate ? ajvBody() : null
 
 const app = express()
 app.set('etag', false)
