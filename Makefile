@@ -7,8 +7,25 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 NODE    := node_modules/node/bin/node
 TSC     := $(NODE) node_modules/typescript/bin/tsc
-STAMPS  := .stamps
 HARNESS_SRC := $(wildcard harness/src/*.ts) harness/tsconfig.json
+
+# The venv is checked on every run (a fraction of a second: packages are found, not imported).
+# Its packages must be there, and a venv made here by `python3 -m venv` (it has pyvenv.cfg) must
+# belong to THIS folder: a moved or copied folder keeps the old absolute path in the first line
+# of every script in .venv/bin, and `jupyter lab` would not start. Such a venv is deleted and
+# made again. A folder that is not such a venv (Binder's conda env, VENV=...) is never deleted:
+# it only gets `pip install`. requirements.txt is installed again when it differs from the copy
+# kept in the venv.
+VENV_STAMP := $(VENV)/.workbook-requirements.txt
+VENV_HAS   := $(PY) -c 'import importlib.util as u, sys; sys.exit(any(u.find_spec(m) is None for m in ("jupyterlab", "nbclient", "nbconvert", "pytest")))'
+VENV_HERE  := { test ! -f $(VENV)/pyvenv.cfg || head -n 2 $(VENV)/bin/jupyter | grep -qF '$(abspath $(VENV))/bin/python'; }
+
+# npm ci runs when package.json or the lock is newer than npm's own record of the last install
+# (node_modules/.package-lock.json, gone with node_modules), or when a file the workbook needs
+# from node_modules is missing (checked when make starts).
+NPM_DONE    := node_modules/.package-lock.json
+NPM_NEEDS   := $(NODE) node_modules/typescript/bin/tsc node_modules/tslab/bin/tslab node_modules/@workbook/harness/package.json
+NPM_MISSING := $(filter-out $(wildcard $(NPM_NEEDS)),$(NPM_NEEDS))
 
 export WORKBOOK_PROFILE ?= full
 LAB_PORT ?= 8888
@@ -17,9 +34,10 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: kernel help setup lab test test-unit test-notebooks test-exercises exercises grade bench-harness execute clean distclean
+.PHONY: venv kernel FORCE help setup lab test test-unit test-notebooks test-exercises exercises grade bench-harness execute clean distclean
 
 help:
+	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
 	@echo "make lab             set up (idempotent) and open JupyterLab on 127.0.0.1 with the tslab kernel"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
@@ -28,27 +46,41 @@ help:
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
 
-setup: $(STAMPS)/venv $(STAMPS)/npm harness/dist/index.js kernel
+# Set-up looks at what is really there, not at stamp files beside it, so that it repairs what
+# was deleted, moved or half-installed (README: Troubleshooting).
+setup: venv $(NPM_DONE) harness/dist/index.js kernel
 
-$(STAMPS)/venv: requirements.txt
-	@command -v python3 >/dev/null || { echo "python3 (3.10+) is required"; exit 1; }
-	@python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "python3 must be 3.10 or newer"; exit 1; }
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
-	@mkdir -p $(STAMPS) && touch $@
+venv:
+	@if $(VENV_HAS) 2>/dev/null && $(VENV_HERE) 2>/dev/null; then \
+	  cmp -s requirements.txt $(VENV_STAMP) && exit 0; \
+	  echo "requirements.txt is not what $(VENV) was installed from: installing it"; \
+	else \
+	  command -v python3 >/dev/null || { echo "python3 (3.10+) is required"; exit 1; }; \
+	  python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { echo "python3 must be 3.10 or newer"; exit 1; }; \
+	  if test -f $(VENV)/pyvenv.cfg; then echo "$(VENV) does not work from this folder (moved, copied or broken): making it again"; rm -rf $(VENV); fi; \
+	  test -x $(PY) || python3 -m venv $(VENV) || exit 1; \
+	fi; \
+	set -e; \
+	$(PY) -m pip install --quiet --upgrade pip; \
+	$(PY) -m pip install --quiet -r requirements.txt; \
+	$(VENV_HAS) && $(VENV_HERE) || { echo "$(VENV) still lacks jupyterlab, nbclient, nbconvert or pytest after installing requirements.txt"; exit 1; }; \
+	cp requirements.txt $(VENV_STAMP)
 
-$(STAMPS)/npm: package.json package-lock.json
+$(NPM_DONE): package.json package-lock.json $(if $(NPM_MISSING),FORCE)
 	@command -v npm >/dev/null || { echo "npm (any Node >= 18) is required to bootstrap the pinned Node"; exit 1; }
 	npm ci --no-audit --no-fund
-	@test -x $(NODE) || { echo "the pinned Node was not installed at $(NODE)"; exit 1; }
-	@mkdir -p $(STAMPS) && touch $@
+	@for f in $(NPM_NEEDS); do test -e $$f || { echo "npm ci did not install $$f"; exit 1; }; done
+	@test -f $@ || { echo "npm ci wrote no $@"; exit 1; }
+	@touch $@
 
-harness/dist/index.js: $(STAMPS)/npm $(HARNESS_SRC)
+FORCE:
+
+harness/dist/index.js: $(NPM_DONE) $(HARNESS_SRC)
 	rm -rf harness/dist
 	$(TSC) -p harness
 
-kernel: $(STAMPS)/venv $(STAMPS)/npm
+# Rewritten on every set-up: the kernelspec holds this folder's absolute paths.
+kernel: venv $(NPM_DONE)
 	@$(NODE) scripts/install-kernel.mjs $(VENV)
 
 lab: setup
@@ -67,13 +99,15 @@ test-notebooks:
 test-exercises:
 	$(PY) -m pytest -v tests/exercises
 
-exercises: $(STAMPS)/venv
+exercises: venv
 	$(PY) scripts/exercises.py generate
 
 GRADES_DIR ?= build/grades
+# e.g. GRADE_ARGS="--only 01-etag --timeout 300" (scripts/exercises.py grade --help)
+GRADE_ARGS ?=
 grade: setup
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/folder (one sub-folder per learner)"; exit 2; }
-	$(PY) scripts/exercises.py grade "$(SUBMISSIONS)" --out "$(GRADES_DIR)"
+	$(PY) scripts/exercises.py grade "$(SUBMISSIONS)" --out "$(GRADES_DIR)" $(GRADE_ARGS)
 
 execute: setup
 	$(PY) scripts/execute.py notebooks build/executed
@@ -85,4 +119,4 @@ clean:
 	rm -rf build results
 
 distclean: clean
-	rm -rf $(VENV) node_modules harness/dist $(STAMPS)
+	rm -rf $(VENV) node_modules harness/dist .stamps

@@ -21,7 +21,9 @@ def main() -> int:
             continue
         print(f"executing {path} ...", flush=True)
         try:
-            nb = execute(path)
+            # A full-profile section runs longer than nbclient's default 900 s per cell (notebook 03's
+            # sweep: about 20 targets x 5 rounds x 10 s); two hours still stops a cell that hangs.
+            nb = execute(path, timeout=2 * 3600)
         except NotebookFailed as err:
             print(err, file=sys.stderr)
             failures += 1

@@ -18,8 +18,10 @@ const spec = {
   display_name: "TypeScript (workbook, Node 26)",
   language: "typescript",
   env: {
-    // Apps and tools started from a notebook find the pinned Node first.
-    PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ""}`,
+    // Apps and tools started from a notebook find the pinned Node first. "${PATH}" is not this
+    // script's PATH frozen in: jupyter_client (8.x, requirements.txt) fills it in with the PATH of the
+    // server that starts the kernel, so later changes to PATH still reach the kernel.
+    PATH: `${path.dirname(node)}${path.delimiter}\${PATH}`,
   },
 };
 const dir = path.join(kernels, "tslab");

@@ -12,10 +12,13 @@ export const summarise = (h: hdr.Histogram): LatencySummary => ({
   mean: h.mean / 1000, max: h.maxValue / 1000,
 });
 
+/** A run's responses by status code, `{ "200": 1234 }` (autocannon keeps `{ count }` objects). */
+export const statusCounts = (result: autocannon.Result): Record<string, number> =>
+  Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, (v as { count: number }).count]));
 
 /**
- * The default per-request timeout of a run of `seconds`: autocannon's own 10 s, or longer than
- * the run when the run is longer. A timeout shorter than the run cuts a slow server's slowest
+ * The default per-request timeout of a run of `seconds`: the longer of autocannon's own 10 s and
+ * the run's length + 1 s (11 s for the full profile's 10 s runs). A timeout shorter than the run cuts a slow server's slowest
  * answers off and drops them from the latency histogram, so the full profile's 10 s runs would
  * understate the very tail a slow server is measured for. The run's end still bounds every request.
  */

@@ -14,42 +14,101 @@ export interface GroupedRow {
   max?: number;
 }
 
+export interface GroupedMeta extends ChartMeta {
+  unit: string;
+  /** A dashed vertical line there (e.g. 1 for ratios, a threshold); say what it is in the subtitle. */
+  reference?: number;
+  series?: string[];
+  digits?: number;
+  /** A log x axis, for values that span decades. Default false. */
+  log?: boolean;
+}
+
 const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f"];
+/** Average advance of one character at the charts' 11 px DejaVu Sans (a wide face), and at the 9.5 px value labels. */
+const CHAR_PX = 6.9;
+const SMALL_CHAR_PX = 6;
+
+/** The powers of ten from `lo` to `hi`: a log axis labelled once per decade. */
+function decades(lo: number, hi: number): number[] {
+  const out: number[] = [];
+  for (let e = Math.round(Math.log10(lo)); 10 ** e <= hi; e++) out.push(10 ** e);
+  return out;
+}
 
 /**
  * Horizontal bars grouped by label, one bar per series inside each group, each bar labelled
  * with its value (no legend box: the series names sit on the axis). `meta.reference` draws a
- * dashed line, e.g. at 1.0 for ratios.
+ * dashed line, e.g. at 1.0 for ratios. The left margin fits the longest label and the chart
+ * widens to keep room for the bars: labels are never clipped.
  */
-export function groupedBars(rows: GroupedRow[], meta: ChartMeta & { unit: string; reference?: number; series?: string[]; digits?: number }): Chart {
+export function groupedBars(rows: GroupedRow[], meta: GroupedMeta): Chart {
   const labels = [...new Set(rows.map((r) => r.label))];
   const series = meta.series ?? [...new Set(rows.map((r) => r.series))];
   const drawn = rows.filter((r) => r.value !== null) as (GroupedRow & { value: number })[];
+  const log = meta.log === true;
   const top = Math.max(meta.reference ?? 0, ...drawn.map((r) => Math.max(r.value, r.max ?? 0)));
+  const positive = [...drawn.flatMap((r) => [r.value, r.min ?? r.value]), ...(meta.reference !== undefined ? [meta.reference] : [])].filter((v) => v > 0);
+  // A log axis starts at the decade strictly below the smallest value (1 for a smallest value of
+  // 10, 10 for 15), so that every bar has a length; bars grow from there.
+  const floor = log ? 10 ** (Math.ceil(Math.log10(positive.length ? Math.min(...positive) : 10)) - 1) : 0;
   const label = (v: number) => (meta.digits === undefined ? fmt(v) : v.toFixed(meta.digits));
   const longestLabel = Math.max(...labels.map((l) => l.length));
-  const longestSeries = Math.max(...series.map((s) => s.length));
+  const longestText = Math.max(...rows.map((r) => `${r.value === null ? "n/a" : label(r.value)}  ${r.series}`.length));
+  const marginLeft = Math.ceil(14 + longestLabel * CHAR_PX);
+  const marginRight = Math.ceil(24 + longestText * SMALL_CHAR_PX);
+  const at = (r: GroupedRow) => (r.value === null ? floor : Math.max(r.value, r.max ?? 0, floor));
   return plot(
     {
+      width: Math.max(640, marginLeft + marginRight + 300),
       height: 30 + labels.length * (series.length * 14 + 14),
-      marginLeft: Math.min(200, 14 + longestLabel * 6.5),
-      marginRight: 20 + (longestSeries + 9) * 5.5,
-      x: { label: meta.unit, grid: true, domain: [0, top * 1.02] },
+      marginLeft,
+      marginRight,
+      x: log
+        ? { label: meta.unit, grid: true, type: "log", domain: [floor, top * 1.3], ticks: decades(floor, top * 1.3), tickFormat: (d: number) => d.toLocaleString("en-US", { maximumSignificantDigits: 1 }) }
+        : { label: meta.unit, grid: true, domain: [0, top * 1.02] },
       y: { axis: null, domain: series },
       fy: { label: null, domain: labels, padding: 0.12, axis: "left" },
       color: { domain: series, range: PALETTE },
       marks: [
         Plot.frame({ stroke: "#eee" }),
-        Plot.barX(drawn, { fy: "label", y: "series", x: "value", fill: "series", insetTop: 1, insetBottom: 1, title: (r: GroupedRow) => `${r.label}, ${r.series}: ${label(r.value ?? NaN)} ${meta.unit}` }),
-        Plot.ruleY(drawn.filter((r) => r.min !== undefined && r.max !== undefined), { fy: "label", y: "series", x1: "min", x2: "max", stroke: "black" }),
+        Plot.barX(drawn.filter((r) => !log || r.value > floor), {
+          fy: "label", y: "series", x1: floor, x2: "value", fill: "series", insetTop: 1, insetBottom: 1,
+          title: (r: GroupedRow) => `${r.label}, ${r.series}: ${label(r.value ?? NaN)} ${meta.unit}`,
+        }),
+        Plot.ruleY(drawn.filter((r) => r.min !== undefined && r.max !== undefined), { fy: "label", y: "series", x1: (r: GroupedRow) => Math.max(r.min as number, floor), x2: "max", stroke: "black" }),
         Plot.text(rows, {
-          fy: "label", y: "series", x: (r: GroupedRow) => (r.value === null ? 0 : Math.max(r.value, r.max ?? 0)),
+          fy: "label", y: "series", x: at,
           text: (r: GroupedRow) => `${r.value === null ? "n/a" : label(r.value)}  ${r.series}`, fill: "series", dx: 4, textAnchor: "start", fontSize: 9.5,
         }),
         ...(meta.reference !== undefined ? [Plot.ruleX([meta.reference], { stroke: "#333", strokeDasharray: "4,3" })] : []),
-        Plot.ruleX([0]),
+        ...(log ? [] : [Plot.ruleX([0])]),
       ],
     },
     { ...meta, text: `${meta.title}\n${textTable(rows.map((r) => ({ label: r.label, series: r.series, value: r.value ?? "n/a", ...(r.min !== undefined ? { min: r.min, max: r.max } : {}) })))}` },
   );
+}
+
+/** A figure with its spread across runs (e.g. runPercentiles()' p99), or a single number. */
+export type SpreadValue = number | { median: number; min: number; max: number };
+
+export interface PercentileBarRow {
+  label: string;
+  p50: SpreadValue;
+  p90: SpreadValue;
+  p99: SpreadValue;
+}
+
+/**
+ * p50, p90 and p99 for each label as grouped bars; a figure given with its spread across runs is
+ * drawn at its median with a min-max whisker. `meta.unit` defaults to "latency (ms)"; `log`,
+ * `reference` (e.g. a threshold) as for groupedBars.
+ */
+export function percentileBars(rows: PercentileBarRow[], meta: Omit<GroupedMeta, "unit" | "series"> & { unit?: string }): Chart {
+  const pcts = ["p50", "p90", "p99"] as const;
+  return groupedBars(rows.flatMap((r) => pcts.map((p) => {
+    const v = r[p];
+    if (typeof v === "number") return { label: r.label, series: p, value: Number.isFinite(v) ? v : null };
+    return Number.isFinite(v.median) ? { label: r.label, series: p, value: v.median, min: v.min, max: v.max } : { label: r.label, series: p, value: null };
+  })), { ...meta, unit: meta.unit ?? "latency (ms)", series: [...pcts] });
 }

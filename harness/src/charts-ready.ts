@@ -1,5 +1,6 @@
 import * as Plot from "@observablehq/plot";
-import { plot, stack, textTable, Chart, ChartMeta } from "./charts";
+import { plot, textTable, Chart, ChartMeta } from "./charts";
+import { numberAxis, tickLabel } from "./chart-axes";
 
 /** Ready-made charts. Each takes tidy rows and returns a Chart for show(). */
 
@@ -18,7 +19,7 @@ export function barsWithSpread(rows: SpreadRow[], meta: ChartMeta & { unit: stri
       height: 40 + rows.length * 34,
       marginLeft: Math.min(220, 12 + Math.max(...labels.map((l) => l.length)) * 7),
       marginRight: 70,
-      x: { label: meta.unit, grid: true, type: meta.log ? "log" : "linear", ...(meta.log ? {} : { domain: [0, Math.max(...rows.map((r) => r.max)) * 1.05] }) },
+      x: { label: meta.unit, grid: true, type: meta.log ? "log" : "linear", tickFormat: tickLabel, ...(meta.log ? {} : { domain: [0, Math.max(...rows.map((r) => r.max)) * 1.05] }) },
       y: { label: null, domain: labels },
       marks: [
         Plot.barX(rows, { y: "label", x1: meta.log ? Math.max(1e-3, Math.min(...rows.map((r) => r.min)) / 2) : 0, x2: "median", fill: "#4e79a7", insetTop: 4, insetBottom: 4, title: (r: SpreadRow) => `${r.label}: median ${fmt(r.median)} (${fmt(r.min)}–${fmt(r.max)}) ${meta.unit}` }),
@@ -47,7 +48,7 @@ export function latencyPercentiles(rows: PercentileRow[], meta: ChartMeta & { lo
     {
       height: 60 + rows.length * 30,
       marginLeft: Math.min(220, 12 + Math.max(...rows.map((r) => r.label.length)) * 7),
-      x: { label: "latency (ms)", grid: true, type: meta.log ? "log" : "linear" },
+      x: { label: "latency (ms)", grid: true, type: meta.log ? "log" : "linear", tickFormat: tickLabel },
       y: { label: null, domain: rows.map((r) => r.label) },
       color: { domain: ["p50", "p90", "p99"], range: ["#59a14f", "#f28e2b", "#e15759"] },
       marks: [
@@ -70,13 +71,15 @@ export interface SeriesPoint {
 /** Lines per series, labelled at their last point (no legend box to hunt for). */
 export function lines(points: SeriesPoint[], meta: ChartMeta & { xLabel: string; yLabel: string; logX?: boolean; logY?: boolean; dots?: boolean; height?: number }): Chart {
   const series = [...new Set(points.map((p) => p.series))];
+  const height = meta.height ?? 260;
+  const y = numberAxis(points.map((p) => p.y), { log: meta.logY, zero: !meta.logY, pixels: height - 50 });
   return plot(
     {
-      height: meta.height ?? 260,
-      marginLeft: 60,
+      height,
+      marginLeft: y.margin,
       marginRight: 20 + Math.max(...series.map((s) => s.length)) * 6.5,
-      x: { label: meta.xLabel, type: meta.logX ? "log" : "linear", grid: true },
-      y: { label: meta.yLabel, type: meta.logY ? "log" : "linear", grid: true, ...(meta.logY ? {} : { zero: true }) },
+      x: { label: meta.xLabel, type: meta.logX ? "log" : "linear", grid: true, tickFormat: tickLabel },
+      y: { label: meta.yLabel, type: meta.logY ? "log" : "linear", grid: true, ticks: y.ticks, tickFormat: y.tickFormat, ...(y.domain ? { domain: y.domain } : {}) },
       color: { domain: series, scheme: "tableau10" },
       marks: [
         Plot.line(points, { x: "x", y: "y", z: "series", stroke: "series", strokeWidth: 2 }),

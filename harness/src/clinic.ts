@@ -4,6 +4,10 @@ import { startApp, StartOptions } from "./apps";
 import { AppRef, resolveApp } from "./registry";
 import { settings } from "./settings";
 import { repoRoot, resultsDir, ensureDir } from "./paths";
+import { loopbackUrl } from "./loopback";
+import { FlameSamples, readFlameSamples } from "./clinic-samples";
+
+export { FlameSamples, FlameTickFrame, readFlameSamples } from "./clinic-samples";
 
 /**
  * clinic doctor and clinic flame, with the same face as cpuProfile: options in, a result out.
@@ -58,6 +62,11 @@ export interface DoctorResult extends ClinicResult {
   data: DoctorData;
 }
 
+export interface FlameResult extends ClinicResult {
+  tool: "flame";
+  data: FlameSamples;
+}
+
 const CLINIC = path.join(repoRoot, "node_modules", "clinic", "bin.js");
 const AUTOCANNON = path.join(repoRoot, "node_modules", "autocannon", "autocannon.js");
 
@@ -66,7 +75,7 @@ async function runClinic(tool: "doctor" | "flame", ref: AppRef, opts: ClinicOpti
   const dest = ensureDir(path.join(resultsDir, "clinic", `${app.name.replace(/\W+/g, "-")}-${tool}-${Date.now()}`));
   const seconds = opts.seconds ?? settings().profileSeconds;
   const loadJson = path.join(dest, "load.json");
-  const route = opts.path ?? app.probe ?? "/";
+  const route = ((u) => u.pathname + u.search)(loopbackUrl("http://127.0.0.1", opts.path ?? app.probe ?? "/")).replace(/[$`\\]/g, encodeURIComponent); // a path on loopback, inert inside the shell's double quotes
   const node = process.execPath;
   // $PORT is set by clinic for the --on-port command; the target is always loopback.
   const load = `"${node}" "${AUTOCANNON}" -c ${opts.connections ?? 100} -d ${seconds} -j "http://127.0.0.1:$PORT${route}" > "${loadJson}"`;
@@ -114,7 +123,8 @@ export async function clinicDoctor(ref: AppRef, opts: ClinicOptions = {}): Promi
   return { ...r, tool: "doctor", data: readDoctorData(r.html) };
 }
 
-/** clinic flame on an app under load: the interactive HTML report and its data folder. */
-export async function clinicFlame(ref: AppRef, opts: ClinicOptions = {}): Promise<ClinicResult> {
-  return runClinic("flame", ref, opts);
+/** clinic flame on an app under load: the interactive HTML report, its data folder and a summary of its samples. */
+export async function clinicFlame(ref: AppRef, opts: ClinicOptions = {}): Promise<FlameResult> {
+  const r = await runClinic("flame", ref, opts);
+  return { ...r, tool: "flame", data: readFlameSamples(r.dataDir, path.dirname(resolveApp(ref).entryPath)) };
 }

@@ -1,7 +1,7 @@
 import { pacedLoad, summariseLatency, PacedResult, PacedLatency } from "./paced";
 import { loopMetrics, LoopMetricsSnapshot } from "./loop-metrics";
 import { settings } from "./settings";
-import { median } from "./stats";
+import { median, mergeCounts } from "./stats";
 import type { AppHandle } from "./apps";
 
 /**
@@ -48,6 +48,8 @@ export interface ContentionTotals {
   /** The p99 of each measured run, to see the spread, and their median: the figure to compare (one noisy run cannot move it). */
   p99Runs: number[];
   p99Median: number;
+  /** How late the generator sent (pacedLoad's sendLagMs), in the worst run: a large p99 means it was saturated. */
+  sendLagMs: { p99: number; max: number };
 }
 
 export interface ContentionResult {
@@ -60,12 +62,8 @@ export interface ContentionResult {
 
 export function combinePaced(results: PacedResult[]): ContentionTotals {
   const sum = (f: (r: PacedResult) => number) => results.reduce((a, r) => a + f(r), 0);
-  const statusCodes: Record<string, number> = {};
-  const errorCodes: Record<string, number> = {};
-  for (const r of results) {
-    for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
-    for (const [k, v] of Object.entries(r.errorCodes)) errorCodes[k] = (errorCodes[k] ?? 0) + v;
-  }
+  const statusCodes = mergeCounts(results.map((r) => r.statusCodes));
+  const errorCodes = mergeCounts(results.map((r) => r.errorCodes));
   const answered = results.flatMap((r) => r.samples.filter((s) => s.latencyMs !== null));
   return {
     label: results[0].label, rate: results[0].rate, due: sum((r) => r.due), completed: sum((r) => r.completed),
@@ -75,7 +73,35 @@ export function combinePaced(results: PacedResult[]): ContentionTotals {
     okLatencyMs: summariseLatency(answered.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.latencyMs as number)),
     p99Runs: results.map((r) => r.latencyMs.p99),
     p99Median: median(results.map((r) => r.latencyMs.p99)),
+    sendLagMs: { p99: Math.max(...results.map((r) => r.sendLagMs.p99)), max: Math.max(...results.map((r) => r.sendLagMs.max)) },
   };
+}
+
+/** One figure across the measured runs: each run's value, their median (the figure to quote) and range. */
+export interface RunSpread {
+  median: number;
+  min: number;
+  max: number;
+  runs: number[];
+}
+
+/**
+ * p50, p90 and p99 of one load, computed run by run and summarised as the median run with the
+ * best and worst: the same figures as `p99Median` / `p99Runs`, for any percentile and any subset
+ * of answers. `load`: "cheap" (default) or "background"; `status`: "any" answer (default), "2xx",
+ * or one HTTP status (e.g. 503). Runs without a matching answer are left out; `count` sums the answers.
+ */
+export function runPercentiles(r: ContentionResult, opts: { load?: "cheap" | "background"; status?: "any" | "2xx" | number } = {}): { count: number; p50: RunSpread; p90: RunSpread; p99: RunSpread } {
+  const status = opts.status ?? "any";
+  const keep = (code: number) => status === "any" || (status === "2xx" ? code >= 200 && code < 300 : code === status);
+  const perRun = r.runs.map((run) => (opts.load === "background" ? run.background : run.cheap))
+    .map((p) => summariseLatency((p?.samples ?? []).filter((x) => x.latencyMs !== null && keep(x.status)).map((x) => x.latencyMs as number)))
+    .filter((l) => l.count > 0);
+  const of = (f: (l: PacedLatency) => number): RunSpread => {
+    const runs = perRun.map(f);
+    return { median: median(runs), min: runs.length ? Math.min(...runs) : NaN, max: runs.length ? Math.max(...runs) : NaN, runs };
+  };
+  return { count: perRun.reduce((a, l) => a + l.count, 0), p50: of((l) => l.p50), p90: of((l) => l.p90), p99: of((l) => l.p99) };
 }
 
 async function once(v: ContentionVariant, seconds: number, measured: boolean): Promise<ContentionRun> {

@@ -8,8 +8,11 @@ import { resultsDir, ensureDir } from "./paths";
 import { analyse, FlameData, V8CpuProfile } from "./flame";
 
 export interface CpuProfileOptions {
-  /** The load to apply while profiling (target is set for you). Default: 100 connections on "/". */
-  load?: Omit<LoadOptions, "target">;
+  /**
+   * The load to apply while profiling: runLoad options except target, warmup, repeats and
+   * duration (the profile is one run of `seconds`, no warm-up: setting them throws). Default: 100 connections on "/".
+   */
+  load?: Omit<LoadOptions, "target" | "warmup" | "repeats" | "duration">;
   /** Seconds of load. Default: settings().profileSeconds. */
   seconds?: number;
   /** Sampling interval in microseconds (node's --cpu-prof-interval). Default 1000. */
@@ -34,6 +37,8 @@ export interface CpuProfileResult {
  */
 export async function cpuProfile(ref: AppRef, opts: CpuProfileOptions = {}): Promise<CpuProfileResult> {
   const name = typeof ref === "string" ? ref : ref.name ?? path.basename(ref.entry);
+  const fixed = (["warmup", "repeats", "duration"] as const).filter((k) => (opts.load as LoadOptions | undefined)?.[k] !== undefined);
+  if (fixed.length) throw new Error(`cpuProfile: opts.load cannot set ${fixed.join(", ")}: the profile is one run of opts.seconds (default settings().profileSeconds) with no warm-up`);
   const dir = ensureDir(path.join(resultsDir, "profiles", `${name}-${Date.now()}`));
   const interval = opts.intervalUs ?? 1000;
   const app = await startApp(ref, {
@@ -42,7 +47,7 @@ export async function cpuProfile(ref: AppRef, opts: CpuProfileOptions = {}): Pro
   });
   let load: LoadResult;
   try {
-    load = await runLoad({ connections: 100, ...opts.load, target: app, warmup: 0, repeats: 1, duration: opts.seconds ?? settings().profileSeconds, label: `${name} (profiling)` });
+    load = await runLoad({ connections: 100, label: `${name} (profiling)`, ...opts.load, target: app, warmup: 0, repeats: 1, duration: opts.seconds ?? settings().profileSeconds });
   } finally {
     await app.stop({ timeoutMs: opts.stopTimeoutMs ?? 15_000 });
   }

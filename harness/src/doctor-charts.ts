@@ -1,5 +1,6 @@
 import * as Plot from "@observablehq/plot";
 import { plot, stack, textTable, Chart, ChartMeta } from "./charts";
+import { median } from "./stats";
 import type { DoctorData, DoctorProcessStat } from "./clinic";
 
 /**
@@ -23,7 +24,7 @@ const MB = 1024 * 1024;
 /** doctor's samples as tidy rows. doctor's `cpu` is a fraction of one core (1 = 100 %). */
 export function doctorSeries(data: DoctorData): DoctorSeriesRow[] {
   const stats: DoctorProcessStat[] | undefined = data?.processStat;
-  if (!Array.isArray(stats) || stats.length === 0) throw new Error("doctorCharts: the doctor data holds no processStat samples");
+  if (!Array.isArray(stats) || stats.length === 0) throw new Error("the clinic doctor data holds no processStat samples");
   const t0 = stats[0].timestamp;
   return stats.map((s) => ({
     t: (s.timestamp - t0) / 1000,
@@ -47,6 +48,45 @@ export function doctorGcTimes(data: DoctorData): number[] {
     }
   }
   return out;
+}
+
+/** How densely doctor sampled while the load ran: its timer runs on the app's own event loop. */
+export interface DoctorSampling {
+  /** Every sample doctor took. */
+  samples: number;
+  /** The samples taken under load: more handles open than the fewest seen (the load's sockets). */
+  underLoad: DoctorSeriesRow[];
+  /** Seconds from the first to the last sample under load (0 with fewer than two). */
+  loadSpanSeconds: number;
+  /** The interval doctor asked for, in ms (clinic's --sample-interval). */
+  intervalMs: number;
+  /** Samples that interval would have given over loadSpanSeconds. */
+  expectedUnderLoad: number;
+  /** Median gap between consecutive samples under load, in ms; NaN with fewer than two. */
+  medianGapMs: number;
+  /** The fewest handles seen (the idle app) and the most (under load). */
+  idleHandles: number;
+  peakHandles: number;
+}
+
+/**
+ * doctor's sampling under load. doctor samples from a timer in the profiled process: when the
+ * event loop is blocked, the timer fires late and samples are missed. `intervalMs` OPTIONAL,
+ * default 10 (clinic's default --sample-interval, which clinicDoctor() keeps). Throws when the
+ * data has no samples.
+ */
+export function doctorSampling(data: DoctorData, intervalMs = 10): DoctorSampling {
+  const rows = doctorSeries(data);
+  const idleHandles = Math.min(...rows.map((r) => r.handles));
+  const peakHandles = Math.max(...rows.map((r) => r.handles));
+  const underLoad = rows.filter((r) => r.handles > idleHandles);
+  const loadSpanSeconds = underLoad.length > 1 ? underLoad[underLoad.length - 1].t - underLoad[0].t : 0;
+  const gaps = underLoad.slice(1).map((r, i) => (r.t - underLoad[i].t) * 1000);
+  return {
+    samples: rows.length, underLoad, loadSpanSeconds, intervalMs,
+    expectedUnderLoad: Math.floor((loadSpanSeconds * 1000) / intervalMs) + (underLoad.length ? 1 : 0),
+    medianGapMs: median(gaps), idleHandles, peakHandles,
+  };
 }
 
 function panel(rows: DoctorSeriesRow[], keys: { key: keyof DoctorSeriesRow; label: string; colour: string }[], title: string, yLabel: string, extra: Plot.Markish[] = []): Chart {
@@ -83,8 +123,17 @@ export function doctorCharts(data: DoctorData, meta: ChartMeta): Chart {
       [Plot.ruleX(gc.filter((t) => t >= 0), { x: (t: number) => t, y1: 0, y2: 0.08 * Math.max(1, ...rows.map((r) => r.heapTotalMB)), stroke: "#b07aa1", strokeOpacity: 0.6 })]),
     panel(rows, [{ key: "handles", label: "handles", colour: "#59a14f" }], "Active handles (sockets, timers, servers)", "handles"),
   ];
-  const every = Math.max(1, Math.ceil(n / 12));
-  const text = textTable(rows.filter((_, i) => i % every === 0 || i === n - 1).map((r) => ({
+  // The text version keeps the first sample of each twentieth of the time axis (and the last), so
+  // that a burst of samples while the app idles does not crowd out the sparse ones under load.
+  const tMax = Math.max(1e-9, rows[n - 1].t);
+  const buckets = new Set<number>();
+  const shown = rows.filter((r, i) => {
+    const b = Math.floor((r.t / tMax) * 20);
+    if (buckets.has(b) && i !== n - 1) return false;
+    buckets.add(b);
+    return true;
+  });
+  const text = textTable(shown.map((r) => ({
     "t s": r.t, "delay ms": r.delayMs, "cpu %": r.cpuPercent, "heap used MB": r.heapUsedMB, "heap total MB": r.heapTotalMB, handles: r.handles,
   })));
   return stack(charts, {

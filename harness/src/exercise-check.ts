@@ -2,13 +2,16 @@ import fs from "node:fs";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { startApp, AppHandle } from "./apps";
-import { runLoad, LoadResult } from "./load";
 import { settings } from "./settings";
 import { median, round } from "./stats";
-import { startFailure } from "./exercise-report";
-import { loadSpec, appRef, compareResponses, ExerciseSpec, ResponseDiff } from "./exercise-spec";
+import { startFailure, firstRequest, crashFailure, ratioMessage } from "./exercise-report";
+import { loadSpec, appRef, ExerciseSpec } from "./exercise-spec";
+import { compareResponses, ResponseDiff } from "./exercise-answers";
+import { backgroundPlan, exerciseRun, BackgroundPlan } from "./exercise-load";
 
 export * from "./exercise-spec";
+export * from "./exercise-answers";
+export * from "./exercise-load";
 export { printCheck } from "./exercise-report";
 
 /**
@@ -40,6 +43,8 @@ export interface CheckResult {
   hints: string[];
   details: {
     stage: CheckStage; metric: string; threshold: number; baseline: number[]; submission: number[];
+    /** The background load as run: its rate, and the cost of one request timed on the baseline (busyShare specs). */
+    background: BackgroundPlan | null;
     responses: ResponseDiff[]; stderr: string; generatorSaturated: boolean; seconds: number;
   };
 }
@@ -58,14 +63,15 @@ function pinning(): string[] {
 /** Check a learner's app against an exercise's spec (a name, a check.json path, or a spec object). */
 export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptions = {}): Promise<CheckResult> {
   const t0 = Date.now();
-  const s = settings();
-  const plan = { rounds: opts.rounds ?? s.repeats, duration: opts.duration ?? s.durationSeconds, warmup: opts.warmup ?? s.warmupSeconds };
-  const details: CheckResult["details"] = { stage: "spec", metric: "reqPerSec", threshold: 0, baseline: [], submission: [], responses: [], stderr: "", generatorSaturated: false, seconds: 0 };
+  const details: CheckResult["details"] = { stage: "spec", metric: "reqPerSec", threshold: 0, baseline: [], submission: [], background: null, responses: [], stderr: "", generatorSaturated: false, seconds: 0 };
   let exercise = typeof ref === "string" ? ref : ref.exercise;
   const done = (stage: CheckStage, pass: boolean, ratio: number | null, message: string, hints: string[] = []): CheckResult =>
     ({ exercise, pass, ratio, message, hints, details: { ...details, stage, seconds: round((Date.now() - t0) / 1000, 1) } });
   let spec: ExerciseSpec;
+  let plan: { rounds: number; duration: number; warmup: number };
   try {
+    const s = settings();
+    plan = { rounds: opts.rounds ?? s.repeats, duration: opts.duration ?? s.durationSeconds, warmup: opts.warmup ?? s.warmupSeconds };
     spec = loadSpec(ref, opts.exerciseDir && path.resolve(opts.exerciseDir));
   } catch (err) {
     return done("spec", false, null, (err as Error).message);
@@ -91,58 +97,64 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     } catch (err) {
       return done("start", false, null, `${Base} itself did not start (is the exercise folder intact?): ${(err as Error).message}`);
     }
-    try {
-      mine = keep(await startApp({ entry, name: "your app", probe: spec.app.probe ?? null }, start));
-    } catch (err) {
-      const f = startFailure(err as Error, dir);
+    const failed = (stage: CheckStage, f: { message: string; stderr: string; hints: string[] }, hints: string[] = []) => {
       details.stderr = f.stderr;
-      return done("start", false, null, f.message, [...f.hints, ...(spec.hints?.start ?? [])]);
+      return done(stage, false, null, f.message, [...f.hints, ...hints]);
+    };
+    try {
+      // Started without a probe: the check asks the first request itself, to tell a crash from a 500.
+      mine = keep(await startApp({ entry, name: "your app", probe: null }, { ...start, probe: false }));
+    } catch (err) {
+      return failed("start", startFailure(err as Error, dir), spec.hints?.start);
     }
+    const first = spec.app.probe ? await firstRequest(mine, spec.app.probe, dir) : null;
+    if (first) return failed("start", first, spec.hints?.start);
     const reference = spec.reference ? keep(await startApp(appRef(spec.reference, spec, "reference"), start)) : baseline;
     details.responses = await compareResponses(reference.url, mine.url, spec.requests, spec.compare);
     const bad = details.responses.filter((r) => !r.ok);
+    const crash = await crashFailure(mine, `while answering ${bad[0]?.request ?? "the check's requests"}`, dir, bad.length ? 500 : 0);
+    if (crash) return failed("responses", crash);
     if (bad.length) {
       details.stderr = mine.stderr();
       return done("responses", false, null, `${bad.length} of ${details.responses.length} answers differ from ${spec.reference ? "the reference" : base}'s; ` +
         `first ${bad[0].request}: ${bad[0].problem}.`, [...(spec.hints?.responses ?? []), "A faster app must give the same answers: the check compares them before it measures."]);
     }
     if (reference !== baseline) await reference.stop();
-    const higher = (spec.metric ?? "reqPerSec") === "reqPerSec";
+    try {
+      details.background = spec.background ? await backgroundPlan(spec, baseline) : null;
+    } catch (err) {
+      return done("load", false, null, `${Base} failed while the check timed ${spec.background!.path}: ${(err as Error).message}`);
+    }
     // Both apps warmed up first, then measured in turns (the order swaps every round): drift on a
     // shared machine falls on both alike.
     const steps: [string, AppHandle, number][] = plan.warmup > 0 ? [["start", baseline, 0], ["yours", mine, 0]] : [];
     for (let i = 0; i < plan.rounds; i++) steps.push(...(i % 2 ? [["yours", mine, 1], ["start", baseline, 1]] : [["start", baseline, 1], ["yours", mine, 1]]) as [string, AppHandle, number][]);
     for (const [who, app, measured] of steps) {
-      const common = { target: app, warmup: 0, duration: measured ? plan.duration : plan.warmup, repeats: 1, live: false };
-      let r: LoadResult;
-      try {
-        const bg = spec.background && runLoad({ ...common, path: spec.background.path, rate: spec.background.rate, connections: spec.background.connections ?? 1, timeout: 30, label: `${who} ${spec.background.path}` });
-        [r] = await Promise.all([runLoad({ ...common, ...spec.load, connections: spec.load.connections ?? 50, label: `${who} ${spec.load.path ?? "/"}` }), bg]);
-      } catch (err) {
+      const r = await exerciseRun(app, spec, details.background, measured ? plan.duration : plan.warmup, who === "yours" ? "your app" : base);
+      if (r.failure) {
         details.stderr = app.stderr();
-        const msg = (err as Error).message.split("\n--- stderr")[0];
-        return done("load", false, null, who === "yours" ? `Your app failed under load: ${msg}` : `${Base} failed under load: ${msg}`,
-          who === "yours" ? ["Every request under load must succeed: no errors, no timeouts, no unexpected status."] : []);
+        if (who === "start") return done("load", false, null, `${Base} failed under load: ${r.failure}`);
+        return failed("load", (await crashFailure(app, "under load", dir)) ?? { message: `Your app failed under load: ${r.failure}`, stderr: app.stderr(), hints: [] },
+          ["Every request under load must succeed: no errors, no timeouts, no unexpected status."]);
       }
       if (!measured) continue;
-      (who === "yours" ? details.submission : details.baseline).push(higher ? r.reqPerSec.median : r.latencyMs[spec.metric as "p50" | "p99"]);
-      details.generatorSaturated ||= r.generator.saturated;
+      (who === "yours" ? details.submission : details.baseline).push(r.value);
+      details.generatorSaturated ||= r.generatorSaturated;
     }
     // Conservative on a noisy machine: the ratio of the medians and the median of the per-round
     // ratios must both reach the threshold; the smaller is reported.
-    const [b, m] = [median(details.baseline), median(details.submission)];
-    const better = (base: number, mine: number) => (higher ? mine / base : base / mine);
+    const higher = details.metric === "reqPerSec";
+    const better = (theirs: number, yours: number) => (higher ? yours / theirs : theirs / yours);
     const rounds = details.baseline.map((x, i) => better(x, details.submission[i]));
-    const ratio = round(Math.min(better(b, m), median(rounds)), 2);
+    const ratio = round(Math.min(better(median(details.baseline), median(details.submission)), median(rounds)), 2);
     const pass = ratio >= spec.threshold;
-    const what = higher ? `served ${Math.round(m)} req/s against ${base}'s ${Math.round(b)}` : `had a ${spec.metric} latency of ${round(m, 2)} ms against ${base}'s ${round(b, 2)} ms`;
-    const note = details.generatorSaturated ? " (the load generator was saturated: the real ratio is higher)" : "";
-    return done("ratio", pass, ratio, `Your app ${what} (medians of ${plan.rounds} rounds, same run; ` +
-      `round by round ${rounds.map((r) => `${round(r, 2)}x`).join(", ")}): ${ratio}x${note}; ` +
-      `the exercise asks for at least ${spec.threshold}x. All ${details.responses.length} answers match.`, pass ? [] : spec.hints?.slow ?? []);
+    return done("ratio", pass, ratio, ratioMessage(spec, base, details, rounds, ratio), pass ? [] : spec.hints?.slow ?? []);
   }
 
-  const limitMs = 3 * startMs + 30_000 + plan.rounds * 2 * (plan.duration + 15) * 1000 + 2 * plan.warmup * 1000;
+  // Starts, answers and loads, plus the learner's first request (5 s at most) and, with a busyShare,
+  // the timing of the background route on the baseline (6 requests; 30 s is far more than they take).
+  const limitMs = 3 * startMs + 30_000 + 5_000 + (spec.background?.busyShare !== undefined ? 30_000 : 0) +
+    plan.rounds * 2 * (plan.duration + 15) * 1000 + 2 * plan.warmup * 1000;
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<CheckResult>((resolve) => {
     timer = setTimeout(() => resolve(done("load", false, null, `The check did not finish within ${Math.round(limitMs / 1000)} s and was stopped.`)), limitMs);

@@ -1,17 +1,29 @@
 import path from "node:path";
 import { markdown } from "./display";
+import { loopbackUrl } from "./loopback";
+import { median, round } from "./stats";
+import type { AppHandle } from "./apps";
 import type { CheckResult } from "./exercise-check";
+import type { ExerciseSpec } from "./exercise-spec";
 
-/** The words of an exercise check: what went wrong when a learner's app did not start, and the pass/fail shown to the learner. */
+/** The words of an exercise check: what went wrong with a learner's app, and the verdict shown to the learner. */
 
-/** A friendly message from an AppStartError: the error's first line and where in the learner's files it was thrown. */
-export function startFailure(err: Error, dir: string): { message: string; stderr: string; hints: string[] } {
-  const [head, stderr = ""] = err.message.split("\n--- stderr (tail) ---\n");
+export interface Failure { message: string; stderr: string; hints: string[] }
+
+const sleep = (ms: number) => new Promise<null>((resolve) => setTimeout(() => resolve(null), ms));
+
+/** The learner's stderr without the submission's folder, the error's first line (from stderr, else from `body`) and where in the learner's files it was thrown. */
+function blame(stderr: string, dir: string, body = ""): { tail: string; said: string } {
   const tail = stderr.split(dir + path.sep).join("");
-  // The error's first line, from stderr or else from the body of a failed probe, and where in the learner's files it was thrown.
-  const error = tail.split("\n").find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? head.match(/\b\w*Error: [^<\n]*/)?.[0];
+  const error = tail.split("\n").find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? body.match(/\b\w*Error: [^<\n]*/)?.[0];
   const where = tail.match(/\(?((?:app|start)\/[^\s():]+:\d+)/)?.[1] ?? tail.split("\n").find((l) => /^\S+:\d+$/.test(l));
-  const said = error ? `: ${error.trim()}${where ? ` (${where})` : ""}` : "";
+  return { tail, said: error ? `: ${error.trim()}${where ? ` (${where})` : ""}` : "" };
+}
+
+/** A friendly message from an AppStartError (the learner's app did not get as far as listening). */
+export function startFailure(err: Error, dir: string): Failure {
+  const [head, stderr = ""] = err.message.split("\n--- stderr (tail) ---\n");
+  const { tail, said } = blame(stderr, dir, head);
   let m: RegExpMatchArray | null;
   if ((m = head.match(/exited \(code (\S+), signal (\S+)\) before listening/))) {
     return { message: `Your app exited before it listened (code ${m[1]}, signal ${m[2]})${said}.`, stderr: tail, hints: [
@@ -22,11 +34,55 @@ export function startFailure(err: Error, dir: string): { message: string; stderr
     return { message: `Your app never reported listening (waited ${m[1]} ms)${said}.`, stderr: tail, hints: [
       "The app contract: listen on PORT and print one listening line; serveHttp() or announce() from apps/lib/contract.js do both."] };
   }
-  if ((m = head.match(/answered (\d+) to GET (\S+?): /))) {
-    return { message: `Your app started but answered ${m[1]} to GET ${m[2]}${said}.`, stderr: tail, hints: [
-      "A status of 500 means a handler threw: its stderr (below) has the stack trace."] };
-  }
   return { message: `Your app did not start: ${head}${said}`, stderr: tail, hints: [] };
+}
+
+/** When the learner's app has exited (waiting up to `waitMs` for it): "Your app crashed <when>: <error> (<file:line>)." Else null. */
+export async function crashFailure(app: AppHandle, when: string, dir: string, waitMs = 500): Promise<Failure | null> {
+  const exit = app.exitInfo() ?? await Promise.race([app.exited, sleep(waitMs)]);
+  if (!exit) return null;
+  await sleep(50); // the last stderr lines
+  const { tail, said } = blame(app.stderr(), dir);
+  return { message: `Your app crashed ${when}${said}.`, stderr: tail, hints: [
+    "An error thrown in a request handler (or in a callback it started) ends the process unless it is caught: the stack trace below says where.",
+    "Catch it and answer 500 if it can happen, or fix its cause; run `node app/server.js` and ask the same request to see it yourself."] };
+}
+
+/** The learner's first request (the spec's probe), right after it listens: null when answered below 400, else what went wrong. */
+export async function firstRequest(app: AppHandle, probe: string, dir: string): Promise<Failure | null> {
+  let answer: { status: number; body: string } | null = null;
+  let why = "";
+  try {
+    const res = await fetch(loopbackUrl(app.url, probe), { signal: AbortSignal.timeout(5000), redirect: "manual" });
+    answer = { status: res.status, body: await res.text() };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    why = e.name === "TimeoutError" ? "gave no answer within 5 s" : `closed the connection without an answer (${e.cause?.code ?? e.message})`;
+  }
+  if (answer && answer.status < 400) return null;
+  const crash = await crashFailure(app, `on its first request, GET ${probe}`, dir, 1000);
+  if (crash) return crash;
+  const { tail, said } = blame(app.stderr(), dir, answer?.body);
+  if (answer) {
+    return { message: `Your app started but answered ${answer.status} to GET ${probe}${said}.`, stderr: tail, hints: [
+      answer.status >= 500 ? "A status of 500 means a handler failed: its stderr (below) or the answer's body says why." : `GET ${probe} must answer as the starting point does.`] };
+  }
+  return { message: `Your app started but ${why} to GET ${probe}.`, stderr: tail, hints: [
+    "Every request must be answered: each path through a handler ends with res.end() (or the framework's send)."] };
+}
+
+/** The verdict of a measured check: both apps' medians, the background load, the round-by-round ratios and the threshold. */
+export function ratioMessage(spec: ExerciseSpec, base: string, d: CheckResult["details"], rounds: number[], ratio: number): string {
+  const higher = d.metric === "reqPerSec";
+  const [b, m] = [median(d.baseline), median(d.submission)];
+  const what = higher ? `served ${Math.round(m)} req/s against ${base}'s ${Math.round(b)}` : `had a ${d.metric} latency of ${round(m, 2)} ms against ${base}'s ${round(b, 2)} ms`;
+  const bg = d.background;
+  const during = !bg ? "" : ` while ${bg.path} was asked ${round(bg.rate, 2)} times a second` + (bg.costMs === null ? "" :
+    ` (one request took ${base} ${round(bg.costMs, 1)} ms, timed by the check: busy ${Math.round(bg.busyShare! * 100)} % of the time)`);
+  const note = !d.generatorSaturated ? "" : higher ? " (the load generator was saturated: the real ratio is higher)" :
+    ` (the load generator sent late, p99 lag above the ${round(1000 / spec.load.rate!, 2)} ms between two requests: the lag adds to both apps' latencies, so the real ratio is likely higher)`;
+  return `Your app ${what}${during} (medians of ${d.baseline.length} rounds, same run; round by round ${rounds.map((r) => `${round(r, 2)}x`).join(", ")}): ` +
+    `${ratio}x${note}; the exercise asks for at least ${spec.threshold}x. All ${d.responses.length} answers match.`;
 }
 
 /** A friendly pass/fail (Markdown in a notebook, text elsewhere): the message, the hints, and the app's stderr on a failure. */

@@ -14,6 +14,10 @@ export interface ExerciseRequest {
   body?: string;
   /** What must be identical: "status", "body", "json-shape" (keys, types, string lengths) or a header name. Default: the spec's `compare`. */
   compare?: string[];
+  /** JSON keys whose value in the learner's answer must be a string matching this regular expression, e.g. `{ "data": "^[0-9a-f]{10000}$" }`. */
+  match?: Record<string, string>;
+  /** JSON keys whose value must differ from the learner's previous answer to the same path: made fresh per request, not served from a cache. */
+  fresh?: string[];
 }
 
 /** An app file (relative to the exercise folder) or a registry name (`{ app: "etag-slow" }`). */
@@ -33,10 +37,18 @@ export interface ExerciseSpec {
   requests: ExerciseRequest[];
   /** Default for every request: ["status", "content-type", "body"]. */
   compare?: string[];
-  /** The measured load (runLoad options; path default "/", connections default 50). Give a `rate` when the metric is a latency. */
+  /**
+   * The measured load. reqPerSec: runLoad options (path default "/", connections default 50).
+   * p50/p99: requests paced at `rate` a second, evenly spaced (pacedLoad: path, method, rate).
+   */
   load: { path?: string; connections?: number; rate?: number; method?: "GET" | "POST" | "PUT" | "DELETE" | "HEAD"; headers?: Record<string, string>; body?: string };
-  /** Load on another route of the same app while the measured load runs, at a fixed rate (exercise 02). */
-  background?: { path: string; rate: number; connections?: number };
+  /**
+   * Load on another route of the same app while the measured load runs, evenly paced (exercise 02):
+   * `rate` requests a second, or `busyShare` (0-1): the rate at which this route keeps the baseline
+   * busy that share of the time, from the cost of one request timed on the baseline by the check.
+   * `{name}` in the path becomes a name never asked before (lowercase letters), on every request.
+   */
+  background?: { path: string; rate?: number; busyShare?: number };
   /** reqPerSec: higher is better; p50/p99 latency: lower is better. The ratio is always "times better". Default reqPerSec. */
   metric?: "reqPerSec" | "p50" | "p99";
   /** The ratio the learner's app must reach against the baseline, e.g. 1.5. */
@@ -62,7 +74,15 @@ export function loadSpec(ref: string | ExerciseSpec, exerciseDir?: string): Exer
   }
   const missing = ["exercise", "app", "baseline", "requests", "load", "threshold"].filter((k) => (spec as unknown as Record<string, unknown>)[k] === undefined);
   if (missing.length) throw new Error(`check spec of ${spec.exercise ?? "an exercise"} lacks ${missing.join(", ")}`);
-  if (!(spec.threshold > 0)) throw new Error(`check spec of ${spec.exercise}: threshold must be a positive ratio`);
+  const bad = (why: string) => new Error(`check spec of ${spec.exercise}: ${why}`);
+  if (!(spec.threshold > 0)) throw bad("threshold must be a positive ratio");
+  const metric = spec.metric ?? "reqPerSec";
+  if (!["reqPerSec", "p50", "p99"].includes(metric)) throw bad(`metric must be reqPerSec, p50 or p99, not ${JSON.stringify(metric)}`);
+  if (metric !== "reqPerSec" && !(spec.load.rate! > 0)) throw bad(`a latency metric (${metric}) needs load.rate: the measured load is paced at a fixed rate`);
+  const bg = spec.background;
+  if (bg && (bg.rate === undefined) === (bg.busyShare === undefined)) throw bad("background needs exactly one of rate (requests a second) and busyShare");
+  if (bg && bg.rate !== undefined && !(bg.rate > 0)) throw bad("background.rate must be > 0");
+  if (bg && bg.busyShare !== undefined && !(bg.busyShare > 0 && bg.busyShare < 1)) throw bad("background.busyShare must be between 0 and 1 (0.5: busy half of the time)");
   return spec;
 }
 
@@ -80,71 +100,4 @@ export function exerciseApps(ref: string | ExerciseSpec, opts: { submissionDir?:
   const spec = loadSpec(ref, opts.exerciseDir && path.resolve(opts.exerciseDir));
   const yours = { entry: path.resolve(opts.submissionDir ?? spec.dir!, spec.app.entry), name: "your-app", probe: spec.app.probe ?? null };
   return { spec, start: appRef(spec.baseline, spec, "starting-point"), yours };
-}
-
-export interface ResponseDiff {
-  request: string;
-  ok: boolean;
-  problem?: string;
-}
-
-interface Answer { status: number; headers: Headers; body: string }
-
-async function ask(base: string, r: ExerciseRequest, timeoutMs: number): Promise<Answer | string> {
-  try {
-    const res = await fetch(base + r.path, { method: r.method ?? "GET", headers: r.headers, body: r.body, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-    return { status: res.status, headers: res.headers, body: await res.text() };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string } };
-    return e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : `the request failed (${e.cause?.code ?? e.message})`;
-  }
-}
-
-const show = (s: string | null, at = 0) => (s === null ? "none" : JSON.stringify(s.length > 60 ? `${at > 0 ? "..." : ""}${s.slice(at, at + 60)}...` : s));
-const norm = (v: string | null) => (v === null ? null : v.toLowerCase().replace(/\s+/g, ""));
-
-/**
- * The shape of a JSON body, for answers that differ on every request (random data, time stamps):
- * the same keys in the same order, the same types, strings of the same length. Not JSON: "not JSON".
- */
-export function jsonShape(body: string): string {
-  const shape = (v: unknown): unknown => Array.isArray(v) ? v.map(shape)
-    : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]))
-      : typeof v === "string" ? `string(${v.length})` : v === null ? "null" : typeof v;
-  try {
-    return JSON.stringify(shape(JSON.parse(body)));
-  } catch {
-    return "not JSON";
-  }
-}
-
-/** Ask both apps the same requests, one after the other; say what differs in the learner's answers. */
-export async function compareResponses(referenceUrl: string, submissionUrl: string, requests: ExerciseRequest[],
-  defaults: string[] = ["status", "content-type", "body"], timeoutMs = 5000): Promise<ResponseDiff[]> {
-  const out: ResponseDiff[] = [];
-  for (const r of requests) {
-    const label = `${r.method ?? "GET"} ${r.path}`;
-    const [want, got] = [await ask(referenceUrl, r, timeoutMs), await ask(submissionUrl, r, timeoutMs)];
-    if (typeof want === "string") throw new Error(`the reference app gave no answer to ${label}: ${want}`);
-    let problem: string | undefined;
-    if (typeof got === "string") problem = got;
-    else {
-      for (const field of r.compare ?? defaults) {
-        if (field === "status" && got.status !== want.status) problem = `status ${got.status}, expected ${want.status} (body ${show(got.body)})`;
-        else if (field === "body" && got.body !== want.body) {
-          let at = 0;
-          while (got.body[at] === want.body[at]) at++;
-          problem = `body differs at character ${at}: ${show(got.body, Math.max(0, at - 20))}, expected ${show(want.body, Math.max(0, at - 20))}`;
-        } else if (field === "json-shape") {
-          const [g, w] = [jsonShape(got.body), jsonShape(want.body)];
-          if (g !== w) problem = `the JSON's shape ${show(g)}, expected ${show(w)}`;
-        } else if (field !== "status" && field !== "body" && norm(got.headers.get(field)) !== norm(want.headers.get(field))) {
-          problem = `${field} ${show(got.headers.get(field))}, expected ${show(want.headers.get(field))}`;
-        }
-        if (problem) break;
-      }
-    }
-    out.push({ request: label, ok: !problem, ...(problem ? { problem } : {}) });
-  }
-  return out;
 }

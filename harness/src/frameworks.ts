@@ -72,7 +72,7 @@ const list: FrameworkEntry[] = [
   },
   {
     name: "elysia", title: "Elysia", package: "elysia", entry: "frameworks/elysia.js", router: true, runtime: "bun",
-    notes: "app.listen() on Bun. POST /validate has a TypeBox body schema unless VALIDATE=0.",
+    notes: "app.listen() on Bun. POST /validate has a TypeBox body schema (normalised by exact-mirror, then checked) unless VALIDATE=0.",
   },
 ];
 
@@ -105,12 +105,42 @@ export function frameworkVersion(entry: FrameworkEntry, repoRoot: string): strin
   return manifest.version;
 }
 
-/**
- * The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of
- * apps/frameworks/lib/payloads.js (the apps' own module), so the harness never keeps a copy.
- */
-export function validateRequestBody(): string {
+export interface FrameworkPayloads {
+  HELLO_TEXT: string;
+  helloObject(): unknown;
+  blogPost(): unknown;
+  /** The order POST /validate accepts, and the same order with one bad line item. */
+  SAMPLE_VALID_BODY: { items: unknown[] };
+  SAMPLE_INVALID_BODY: { items: unknown[] };
+}
+
+/** apps/frameworks/lib/payloads.js, the apps' own module, so the harness never keeps a copy. */
+export function frameworkPayloads(): FrameworkPayloads {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const payloads = require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as { SAMPLE_VALID_BODY: unknown };
-  return JSON.stringify(payloads.SAMPLE_VALID_BODY);
+  return require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as FrameworkPayloads;
+}
+
+/** The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of apps/frameworks/lib/payloads.js (an order). */
+export function validateRequestBody(): string {
+  return JSON.stringify(frameworkPayloads().SAMPLE_VALID_BODY);
+}
+
+/** Sizes of what the framework apps exchange, in bytes of body (no headers), for prose that quotes them. */
+export interface PayloadSizes {
+  hello: number;
+  json: number;
+  /** One /blog post (the image names picked vary a little in length from post to post). */
+  blog: number;
+  /** The order POSTed to /validate, and its number of line items. */
+  order: number;
+  orderItems: number;
+}
+
+export function payloadSizes(): PayloadSizes {
+  const p = frameworkPayloads();
+  const bytes = (text: string) => Buffer.byteLength(text);
+  return {
+    hello: bytes(p.HELLO_TEXT), json: bytes(JSON.stringify(p.helloObject())), blog: bytes(JSON.stringify(p.blogPost())),
+    order: bytes(JSON.stringify(p.SAMPLE_VALID_BODY)), orderItems: p.SAMPLE_VALID_BODY.items.length,
+  };
 }

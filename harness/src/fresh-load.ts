@@ -2,7 +2,7 @@ import { withApp, StartOptions } from "./apps";
 import { AppRef } from "./registry";
 import { runLoad, LoadOptions, LoadResult } from "./load";
 import { settings } from "./settings";
-import { spread, Spread } from "./stats";
+import { spread, mergeCounts, Spread } from "./stats";
 
 /**
  * Repeats for a server whose speed depends on its history (one that slows down with every
@@ -44,14 +44,12 @@ export async function freshLoad(ref: AppRef, opts: FreshLoadOptions = {}): Promi
       label: `${load.label ?? `${app.name} ${load.path ?? "/"}`} (fresh app ${i + 1} of ${n})`,
     }), start));
   }
-  const statusCodes: Record<string, number> = {};
-  for (const r of out) for (const [k, v] of Object.entries(r.statusCodes)) statusCodes[k] = (statusCodes[k] ?? 0) + v;
   const sum = (f: (r: LoadResult) => number) => out.reduce((a, r) => a + f(r), 0);
   return {
     label: load.label ?? `${out[0].app} ${load.path ?? "/"}`, app: out[0].app ?? "", connections: out[0].connections, runs: out,
     reqPerSec: spread(out.map((r) => r.reqPerSec.median)),
     totalRequests: sum((r) => r.totalRequests), errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx: sum((r) => r.non2xx),
-    statusCodes,
+    statusCodes: mergeCounts(out.map((r) => r.statusCodes)),
   };
 }
 

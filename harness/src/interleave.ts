@@ -3,7 +3,7 @@ import type { AppRef } from "./registry";
 import { checkRoutes, ConformanceResult, RouteCheck, DEFAULT_CHECKS } from "./conformance";
 import { runLoad, LoadOptions, LoadResult } from "./load";
 import { settings } from "./settings";
-import { spread, median } from "./stats";
+import { spread, median, mergeCounts } from "./stats";
 
 /** One app and the load to run against it in every round. */
 export interface InterleaveTarget {
@@ -82,6 +82,30 @@ export async function interleavedLoads(targets: InterleaveTarget[], opts: { roun
   return runs;
 }
 
+/** Round-by-round ratios of two targets measured in the same rounds, and their median. */
+export interface RoundRatios {
+  /** The median of `rounds`: the ratio the notebooks and checks report. */
+  median: number;
+  min: number;
+  max: number;
+  /** value(a) / value(b) for each round both completed, in round order. */
+  rounds: number[];
+}
+
+/**
+ * a / b round by round: the i-th result of each ran in the same round of interleavedLoads(), close
+ * in time, so a burst of other activity on the machine spoils one round of both rather than all
+ * runs of one. `value` picks the figure (default: req/s). null when either has no round.
+ */
+export function roundRatios(a: readonly LoadResult[], b: readonly LoadResult[],
+  value: (r: LoadResult) => number = (r) => r.reqPerSec.median): RoundRatios | null {
+  const n = Math.min(a.length, b.length);
+  if (n === 0) return null;
+  const rounds = Array.from({ length: n }, (_, i) => value(a[i]) / value(b[i]));
+  const s = spread(rounds);
+  return { median: s.median, min: s.min, max: s.max, rounds };
+}
+
 /**
  * Several LoadResults of the same target as one: req/s is the spread of every measured run;
  * latency percentiles are the median across the results of each result's percentile (max: the
@@ -94,8 +118,6 @@ export function combineLoads(results: LoadResult[]): LoadResult {
   const first = results[0];
   const med = (f: (r: LoadResult) => number) => median(results.map(f));
   const servers = results.map((r) => r.server).filter((s): s is NonNullable<LoadResult["server"]> => s !== null);
-  const statusCodes: Record<string, number> = {};
-  for (const r of results) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
   let run = 0;
   const series = results.flatMap((r) => {
     const measured = r.series.filter((s) => s.run !== "warm-up");
@@ -112,7 +134,7 @@ export function combineLoads(results: LoadResult[]): LoadResult {
     latencyRuns: results.flatMap((r) => r.latencyRuns),
     bytesPerSec: med((r) => r.bytesPerSec),
     totalRequests: sum((r) => r.totalRequests), errors: sum((r) => r.errors), timeouts: sum((r) => r.timeouts), non2xx: sum((r) => r.non2xx),
-    statusCodes,
+    statusCodes: mergeCounts(results.map((r) => r.statusCodes)),
     server: servers.length ? {
       cpuPercent: median(servers.map((s) => s.cpuPercent)), cpuPercentMax: Math.max(...servers.map((s) => s.cpuPercentMax)),
       rssStartMB: servers[0].rssStartMB, rssPeakMB: Math.max(...servers.map((s) => s.rssPeakMB)),

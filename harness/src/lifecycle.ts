@@ -7,6 +7,8 @@
  *   - and, if the kernel is killed outright, by the app itself: it is spawned with a
  *     stdin pipe and WORKBOOK_WATCH_STDIN=1, and exits when that pipe closes.
  */
+import { signalGroup } from "./process-group";
+
 export interface Stoppable {
   /** The process group id (the pid of the spawned leader). */
   readonly groupId: number;
@@ -42,13 +44,7 @@ export function running(): number[] {
 }
 
 function killGroupsNow(): void {
-  for (const item of live) {
-    try {
-      process.kill(-item.groupId, "SIGKILL");
-    } catch {
-      /* already gone */
-    }
-  }
+  for (const item of live) signalGroup(item.groupId, "SIGKILL");
   live.clear();
 }
 

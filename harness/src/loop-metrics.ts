@@ -1,4 +1,4 @@
-import { assertLoopback } from "./loopback";
+import { loopbackUrl } from "./loopback";
 import type { AppHandle } from "./apps";
 
 /**
@@ -50,8 +50,8 @@ export interface LoopMetricsSnapshot {
 /** Read an app's /__metrics; `reset: true` also starts its histograms and series again. */
 export async function loopMetrics(target: AppHandle | string, opts: { reset?: boolean; timeoutMs?: number } = {}): Promise<LoopMetricsSnapshot> {
   const base = typeof target === "string" ? target : target.url;
-  const url = assertLoopback(new URL(opts.reset ? "/__metrics?reset=1" : "/__metrics", base).href);
-  const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 10000) });
+  const url = loopbackUrl(base, opts.reset ? "/__metrics?reset=1" : "/__metrics");
+  const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 10000), redirect: "manual" });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`loopMetrics: ${url.href} answered ${res.status}: ${text.slice(0, 200)}`);
   let body: LoopMetricsSnapshot;
@@ -69,4 +69,32 @@ export async function loopMetrics(target: AppHandle | string, opts: { reset?: bo
 /** The series with the unfinished interval appended: what happened up to the moment of reading. */
 export function loopSeries(snapshot: LoopMetricsSnapshot): LoopMetricsRow[] {
   return [...snapshot.series, snapshot.current];
+}
+
+/** A stretch of time in which the loop took no delay sample at all: it was blocked. */
+export interface BlockedStretch {
+  /** Seconds since the app started or was reset (the series' clock): when the stretch began and ended. */
+  from: number;
+  to: number;
+  /** Its length, in ms: the raw delay sample that ended it. */
+  ms: number;
+  /** The whole seconds [k, k+1) of that clock inside the stretch: a monitor counting samples second by second would read zero in each. */
+  emptySeconds: number[];
+}
+
+/**
+ * The blocks longer than the series' interval, found from the series: the tick that writes a row is
+ * itself a timer, so after such a block it is overdue and runs right after it, in the same timers
+ * phase as the delay timer that records the block as one sample. The block therefore ends at the
+ * row's `t` and lasted its `delayMaxMs` (raw: no sample was taken in between).
+ */
+export function blockedStretches(snapshot: LoopMetricsSnapshot): BlockedStretch[] {
+  return loopSeries(snapshot)
+    .filter((r) => r.delayMaxMs !== null && r.delayMaxMs > snapshot.intervalMs)
+    .map((r) => {
+      const from = r.t - (r.delayMaxMs as number) / 1000;
+      const emptySeconds: number[] = [];
+      for (let k = Math.ceil(from); k + 1 <= r.t; k++) emptySeconds.push(k);
+      return { from: Math.round(from * 1000) / 1000, to: r.t, ms: r.delayMaxMs as number, emptySeconds };
+    });
 }

@@ -1,9 +1,12 @@
 import net from "node:net";
 
-/** True when the host names this machine's loopback: localhost, 127.0.0.0/8 or ::1. */
+/**
+ * True when the host names this machine's loopback: localhost, 127.0.0.0/8 or ::1. Not
+ * "*.localhost": whether such a name resolves to loopback depends on the resolver (glibc asks DNS).
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "localhost") return true;
   if (net.isIPv4(host)) return host.startsWith("127.");
   if (net.isIPv6(host)) return host === "::1" || /^::ffff:127\./.test(host);
   return false;
@@ -24,4 +27,24 @@ export function assertLoopback(target: string): URL {
     throw new Error(`refusing to load-test ${url.host}: the workbook only targets loopback (127.0.0.1, localhost, ::1)`);
   }
   return url;
+}
+
+/**
+ * `path` resolved against `base` the way a browser resolves a link, refused unless the resolved
+ * URL is loopback too: a "path" such as "//example.com/x" or "http://10.0.0.1/" would otherwise
+ * take a load test off this machine. Every place the harness joins a path to a base uses this.
+ */
+export function loopbackUrl(base: string, path = "/"): URL {
+  const root = assertLoopback(base);
+  let url: URL;
+  try {
+    url = new URL(path, root);
+  } catch {
+    throw new Error(`not a valid path: ${JSON.stringify(path)}`);
+  }
+  try {
+    return assertLoopback(url.href);
+  } catch (e) {
+    throw new Error(`refusing path ${JSON.stringify(path)}: it resolves to ${url.protocol}//${url.host}. ${(e as Error).message}`);
+  }
 }

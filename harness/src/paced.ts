@@ -1,6 +1,6 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { assertLoopback } from "./loopback";
+import { loopbackUrl } from "./loopback";
 import { percentile } from "./stats";
 import type { AppHandle } from "./apps";
 
@@ -98,7 +98,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function check(opts: PacedOptions): URL {
   const base = typeof opts.target === "string" ? opts.target : opts.target.url;
-  const url = assertLoopback(new URL(opts.path ?? "/", base).href);
+  const url = loopbackUrl(base, opts.path ?? "/");
   const maxRequests = opts.maxRequests ?? 100000;
   if (!(Number.isFinite(opts.rate) && opts.rate > 0)) throw new Error(`pacedLoad: rate must be > 0 req/s, got ${opts.rate}`);
   if (!(Number.isFinite(opts.seconds) && opts.seconds > 0)) throw new Error(`pacedLoad: seconds must be > 0, got ${opts.seconds}`);

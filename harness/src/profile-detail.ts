@@ -1,4 +1,7 @@
-import { frameOf, Frame, FlameData, V8CpuProfile } from "./flame";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { frameOf, Frame, FlameData, HotFrame, V8CpuProfile } from "./flame";
 
 /**
  * Looking inside one frame of a V8 CPU profile: which source lines its own samples fell on,
@@ -19,6 +22,8 @@ export interface LineTicks {
   samples: number;
   /** Share of the frame's own (self) samples that fell on this line. */
   share: number;
+  /** The line's source text, trimmed; null when the file cannot be read (node: and native frames). */
+  text: string | null;
 }
 
 const matches = (f: Frame, ref: FrameRef) => f.name === ref.name && (ref.file === undefined || f.file.endsWith(ref.file));
@@ -26,17 +31,48 @@ const matches = (f: Frame, ref: FrameRef) => f.name === ref.name && (ref.file ==
 /** The frame's self samples by source line (V8's positionTicks), most samples first. Throws when no frame matches. */
 export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples: number; lines: LineTicks[] } {
   const byLine = new Map<number, number>();
-  let found = false;
+  let url: string | null = null;
   for (const node of profile.nodes as (V8CpuProfile["nodes"][number] & { positionTicks?: { line: number; ticks: number }[] })[]) {
     if (!matches(frameOf(node.callFrame), ref)) continue;
-    found = true;
+    url ??= node.callFrame.url;
     for (const t of node.positionTicks ?? []) byLine.set(t.line, (byLine.get(t.line) ?? 0) + t.ticks);
   }
-  if (!found) throw new Error(`selfTicksByLine: no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`);
+  if (url === null) throw new Error(`selfTicksByLine: no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`);
+  const source = sourceLines(url);
   const samples = [...byLine.values()].reduce((a, b) => a + b, 0);
-  const lines = [...byLine.entries()].map(([line, n]) => ({ line, samples: n, share: samples ? n / samples : 0 }))
+  const lines = [...byLine.entries()].map(([line, n]) => ({ line, samples: n, share: samples ? n / samples : 0, text: source?.[line - 1]?.trim() ?? null }))
     .sort((a, b) => b.samples - a.samples);
   return { samples, lines };
+}
+
+/** The lines of the file a profile's url names (a path or a file: URL); null for node:, native or unreadable. */
+function sourceLines(url: string): string[] | null {
+  const file = url.startsWith("file:") ? fileURLToPath(url) : url;
+  if (!path.isAbsolute(file)) return null;
+  try {
+    return fs.readFileSync(file, "utf8").split("\n");
+  } catch {
+    return null;
+  }
+}
+
+export interface FileShare {
+  /** The file's frames' attributed shares added up: the busy samples whose nearest app frame is in the file. */
+  share: number;
+  /** The app's frames in that file, by attributed share, hottest first. */
+  frames: HotFrame[];
+}
+
+/**
+ * How much of the busy CPU one file of the app's own code accounts for: the attributed shares
+ * (own time plus the Node, native and dependency time it caused) of its frames, added up. Each
+ * busy sample is attributed to one app frame only, so the sum counts nothing twice. `file` is the
+ * end of the path, e.g. "etag-fixed/util.js". Throws when the profile has no app frame in the file.
+ */
+export function fileShare(flame: FlameData, file: string): FileShare {
+  const frames = flame.hot.filter((h) => h.category === "user" && h.file.endsWith(file)).sort((a, b) => b.attributedShare - a.attributedShare);
+  if (frames.length === 0) throw new Error(`fileShare: no frame of the app's code in a file ending ${JSON.stringify(file)} in this profile`);
+  return { share: frames.reduce((a, h) => a + h.attributedShare, 0), frames };
 }
 
 export interface CalleeRow extends Frame {

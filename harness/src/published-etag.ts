@@ -23,6 +23,9 @@ export interface EtagPublished {
   machine: string;
   /** How each figure was taken. */
   method: string;
+  /** Seconds of the one measured autocannon run behind each figure, and of warm-up before it. */
+  runSeconds: number;
+  warmupSeconds: number;
   rows: readonly EtagPublishedRow[];
 }
 
@@ -32,6 +35,8 @@ export const publishedEtag: EtagPublished = {
   runtime: "Node 8, restify 7.1",
   machine: "a 2018 laptop",
   method: "one 10 s autocannon run per step, no warm-up, no repeats",
+  runSeconds: 10,
+  warmupSeconds: 0,
   rows: [
     { step: "slow", label: "slow (buggy)", connections: 100, reqPerSec: 23.1, meanLatencyMs: 3086.81 },
     { step: "fixed", label: "fixed guard", connections: 100, reqPerSec: 5011.11, meanLatencyMs: 19.47 },

@@ -36,11 +36,17 @@ export const published2022: PublishedTable = {
   baseline: "http",
   rows: [
     { label: "http", framework: "node-http", reqPerSec: 39_006 },
-    { label: "trek-engine", framework: null, reqPerSec: 36_037, note: "not a dependency of the workbook" },
+    {
+      label: "trek-engine", framework: null, reqPerSec: 36_037,
+      note: "left out, though it is on npm (1.0.5): it looks abandoned, every dependency pinned to an exact 2017-era release (cookies 0.7.1, accepts 1.3.4), and a benchmark of it would measure those old packages as much as the framework",
+    },
     { label: "micro", framework: "micro", reqPerSec: 34_086 },
     { label: "fastify", framework: "fastify", reqPerSec: 31_470 },
     { label: "koa", framework: "koa", reqPerSec: 30_671 },
-    { label: "egg", framework: null, reqPerSec: 13_294, note: "left out: see apps/frameworks/README.md" },
+    {
+      label: "egg", framework: null, reqPerSec: 13_294,
+      note: "left out: an egg app is a folder started as a cluster (egg-scripts forks a master, an agent and one worker per core), with default plugins and logs written to files; set against single-process servers it would compare deployments, not frameworks (apps/frameworks/README.md)",
+    },
     { label: "express", framework: "express", reqPerSec: 9_930 },
   ],
 };

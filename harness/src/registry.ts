@@ -23,8 +23,9 @@ export const apps: readonly AppEntry[] = [
   { name: "etag-warning", entry: "etag-warning/server.js", title: "the slow server without defaultMaxListeners = Infinity", probe: "/seed/v1" },
   { name: "etag-fixed", entry: "etag-fixed/server.js", title: "the slow server with its guard fixed", probe: "/seed/v1" },
   { name: "etag-optimised", entry: "etag-optimised/server.js", title: "string JSON, etag from content, url as key, 304s", probe: "/seed/v1" },
-  { name: "etag-ceiling", entry: "etag-ceiling/server.js", title: "node:http serving the same payload: the ceiling", probe: "/seed/v1" },
+  { name: "etag-ceiling", entry: "etag-ceiling/server.js", title: "node:http doing etag-optimised's work: its ceiling", probe: "/seed/v1" },
   { name: "etag-fastify", entry: "etag-fastify/server.js", title: "fastify, body pre-serialised once a minute, 304s", probe: "/seed/v1" },
+  { name: "etag-ceiling-cached", entry: "etag-ceiling-cached/server.js", title: "node:http doing etag-fastify's work: its ceiling", probe: "/seed/v1" },
   // Notebook 02: a cheap route beside an expensive synchronous one, and the remedies.
   { name: "loop-blocking", entry: "loop-blocking/server.js", title: "cheap route + CPU-bound synchronous route on one loop", probe: "/cheap" },
   { name: "loop-partitioned", entry: "loop-partitioned/server.js", title: "the expensive work split with setImmediate", probe: "/cheap" },

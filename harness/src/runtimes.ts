@@ -27,6 +27,13 @@ export interface RuntimeEntry {
   engine: string | null;
   /** The runtime's own process.versions (components: v8, llhttp, uv, undici...); {} when absent. */
   versions: Record<string, string>;
+  /**
+   * The names of the runtime's threads once it has started, before running any app (read by the
+   * runtime itself from /proc/self/task/<id>/comm): ["node-MainThread", "node-V8Worker", ...].
+   * null when absent or where there is no /proc (not Linux). A runtime may start more threads
+   * later (Bun does, lazily); the load tests count those under load.
+   */
+  threadsAtStart: string[] | null;
   /** Why the runtime is absent; undefined when present. */
   missing?: string;
 }
@@ -47,9 +54,13 @@ const CANDIDATES: readonly Candidate[] = [
   { name: "bun", kind: "bun", package: "@oven/bun-linux-x64", binary: path.join(repoRoot, "node_modules", "@oven", "bun-linux-x64", "bin", "bun"), linuxX64: true },
 ];
 
+// Evaluated by each runtime (`-p`): its process.versions and the names of its own threads.
+const SELF_REPORT = "JSON.stringify({ versions: process.versions, threads: (() => { try { const fs = require('fs'); " +
+  "return fs.readdirSync('/proc/self/task').map((id) => fs.readFileSync('/proc/self/task/' + id + '/comm', 'utf8').trim()); } catch { return null; } })() })";
+
 function probe(c: Candidate): RuntimeEntry {
   const label = c.kind === "node" ? "Node" : "Bun";
-  const absent = (missing: string): RuntimeEntry => ({ ...pick(c), present: false, version: null, title: label, engine: null, versions: {}, missing });
+  const absent = (missing: string): RuntimeEntry => ({ ...pick(c), present: false, version: null, title: label, engine: null, versions: {}, threadsAtStart: null, missing });
   if (c.linuxX64 && (process.platform !== "linux" || process.arch !== "x64")) {
     return absent(`${c.package} ships a Linux x64 binary; this machine is ${process.platform} ${process.arch}`);
   }
@@ -57,15 +68,16 @@ function probe(c: Candidate): RuntimeEntry {
   const run = (args: string[]) => execFileSync(c.binary, args, { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "pipe"] }).trim();
   let version: string;
   let versions: Record<string, string>;
+  let threadsAtStart: string[] | null;
   try {
     version = run(["--version"]).replace(/^v/, "");
-    versions = JSON.parse(run(["-p", "JSON.stringify(process.versions)"])) as Record<string, string>;
+    ({ versions, threads: threadsAtStart } = JSON.parse(run(["-p", SELF_REPORT])) as { versions: Record<string, string>; threads: string[] | null });
   } catch (err) {
     return absent(`${path.relative(repoRoot, c.binary)} failed to run: ${(err as Error).message.split("\n")[0]}`);
   }
   // Bun reports Node-compatible v8/llhttp numbers it does not run; its engine is JavaScriptCore.
   const engine = c.kind === "bun" ? `JavaScriptCore (WebKit ${(versions.webkit ?? "?").slice(0, 7)})` : `V8 ${versions.v8}`;
-  return { ...pick(c), present: true, version, title: `${label} ${version}`, engine, versions };
+  return { ...pick(c), present: true, version, title: `${label} ${version}`, engine, versions, threadsAtStart };
 }
 
 function pick(c: Candidate): Pick<RuntimeEntry, "name" | "kind" | "package" | "binary"> {

@@ -25,7 +25,8 @@ function threadCount(pid: number): number | null {
 export class UsageSampler {
   readonly samples: UsageSample[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private readonly started = Date.now();
+  /** Date.now() when the sampler was made: a sample's `t` counts from here. */
+  readonly startedAt = Date.now();
 
   constructor(private readonly pid: number, private readonly intervalMs = 500) {}
 
@@ -41,7 +42,7 @@ export class UsageSampler {
     try {
       const u = await pidusage(this.pid);
       const s: UsageSample = {
-        t: (Date.now() - this.started) / 1000,
+        t: (Date.now() - this.startedAt) / 1000,
         cpuPercent: u.cpu,
         rssMB: u.memory / 2 ** 20,
         threads: threadCount(this.pid),
@@ -58,6 +59,11 @@ export class UsageSampler {
     this.timer = null;
     pidusage.clear();
     return this.samples;
+  }
+
+  /** Seconds since the sampler was made, on the samples' clock. */
+  now(): number {
+    return (Date.now() - this.startedAt) / 1000;
   }
 
   latest(): UsageSample | undefined {

@@ -12,13 +12,11 @@ export interface Settings {
   repeats: number;
   /** Seconds of load for a profiler run (clinic, --cpu-prof). */
   profileSeconds: number;
-  /** Scale for loop sizes and request counts in experiments (1 = full). */
-  scale: number;
 }
 
 const PROFILES: Record<Settings["name"], Settings> = {
-  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 3, repeats: 3, profileSeconds: 4, scale: 0.5 },
-  full: { name: "full", warmupSeconds: 3, durationSeconds: 10, repeats: 5, profileSeconds: 10, scale: 1 },
+  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 3, repeats: 3, profileSeconds: 4 },
+  full: { name: "full", warmupSeconds: 3, durationSeconds: 10, repeats: 5, profileSeconds: 10 },
 };
 
 export function settings(): Settings {

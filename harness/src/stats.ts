@@ -35,3 +35,10 @@ export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** Counts by key (status codes, error codes) summed over several records: `{ "200": 5 }` + `{ "200": 2, "503": 1 }`. */
+export function mergeCounts(records: Iterable<Readonly<Record<string, number>>>): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const r of records) for (const [key, n] of Object.entries(r)) total[key] = (total[key] ?? 0) + n;
+  return total;
+}

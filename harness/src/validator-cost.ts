@@ -4,12 +4,16 @@ import { appsDir } from "./paths";
 
 /** One validator's price, measured outside any server by apps/frameworks/lib/validator-cost.js. */
 export interface ValidatorCost {
-  /** "ajv" (fastify.js, express.js), "typebox" (Elysia) or "none" (the control). */
+  /**
+   * "ajv" (fastify.js, express.js), "typebox" (what Elysia runs: its exact-mirror normalisation,
+   * then TypeBox's compiled check) or "none" (the control).
+   */
   validator: string;
   /** "Node 26.10.0", "Bun 1.4.5": where it ran. */
   runtime: string;
-  /** Size of the JSON body (SAMPLE_VALID_BODY). */
+  /** Size of the JSON body (SAMPLE_VALID_BODY, the order of apps/frameworks/lib/payloads.js) and its line items. */
   bodyBytes: number;
+  items: number;
   /** Parses (and validations) per batch, chosen so that a batch lasts at least 20 ms. */
   iterations: number;
   batches: number;
@@ -18,7 +22,10 @@ export interface ValidatorCost {
   parseAndValidateNs: number;
   /** Median of the batches' (parse and validate - parse) in ns: the validation alone. */
   validateNs: number;
-  /** Median of the batches' parse / (parse and validate): the throughput kept with validation on. */
+  /**
+   * Median of the batches' parse / (parse and validate): the share of its throughput a loop that
+   * only parses keeps when it validates too. Not a server's on/off: a server does much more.
+   */
   ratio: number;
   ratioMin: number;
   ratioMax: number;
@@ -38,9 +45,10 @@ const SCRIPT = path.join(appsDir, "frameworks", "lib", "validator-cost.js");
 
 /**
  * Times a body validator of POST /validate on its own, in a child process on the runtime given:
- * parse-only against parse-and-validate of the same body, in alternating batches. Its price under
- * load is below what a load test on a shared machine can resolve; this measures it directly.
- * Rejects with the script's stderr when it fails or outlives `timeoutMs`.
+ * parse-only against parse-and-validate of the same body, in alternating batches. A load test
+ * shows what validation costs a whole request; this shows the validator's own share of it.
+ * Rejects with the script's stderr when it fails (a validator that rejects the valid body or
+ * accepts the invalid one fails) or outlives `timeoutMs`.
  */
 export function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
   const args = [SCRIPT, opts.validator, String(opts.batches ?? 21)];

@@ -81,3 +81,21 @@ test('an app that exits by itself is no longer tracked, and its group is reaped'
   await app.exited
   t.assert.ok(await waitUntil(() => !h.running().includes(app.groupId), 2000))
 })
+
+test('a runtime that does not exist fails at once, with the OS error', async (t) => {
+  const before = h.running().length
+  const started = Date.now()
+  await t.assert.rejects(h.startApp('hello-http', { runtime: '/nonexistent/bin/bun' }), (err) => {
+    t.assert.ok(err instanceof h.AppStartError)
+    t.assert.match(err.message, /could not start \/nonexistent\/bin\/bun: spawn \/nonexistent\/bin\/bun ENOENT \(no such file/)
+    return true
+  })
+  t.assert.ok(Date.now() - started < 2000)
+  t.assert.strictEqual(h.running().length, before)
+})
+
+test('a probe path that leads off loopback is refused, and the app is stopped', async (t) => {
+  const before = h.running().length
+  await t.assert.rejects(h.startApp('hello-http', { probe: '//example.com/' }), /listens but GET \/\/example\.com\/ failed: refusing path/)
+  t.assert.strictEqual(h.running().length, before)
+})

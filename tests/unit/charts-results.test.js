@@ -31,3 +31,57 @@ test('saveResults writes results/<notebook>.json with the fingerprint', (t) => {
   t.assert.strictEqual(saved.fingerprint.node, process.version)
   t.assert.match(out[1], /must be a plain file name/)
 })
+
+// Per-second samples as runLoad records them: a warm-up, then measured runs.
+const secondSamples = (runs, seconds, reqPerSec = 40000) => runs.flatMap((run) => Array.from({ length: seconds }, (_, i) =>
+  ({ run, second: i + 1, reqPerSec: reqPerSec - i * 100, latencyP50Ms: 0.2, latencyP99Ms: 0.1 + i, serverCpuPercent: null })))
+
+test('perSecond draws a result\'s per-second series; refuses one without samples', (t) => {
+  const h = require('@workbook/harness')
+  const result = { label: 'hello-http /', series: secondSamples(['warm-up', 'run 1', 'run 2'], 3) }
+  const chart = h.perSecond(result)
+  t.assert.match(chart.svg, /hello-http \//)
+  t.assert.match(chart.svg, /requests per second[\s\S]*latency per second/)
+  t.assert.match(chart.svg, /warm-up \(discarded\) comes first; 2 measured runs/)
+  t.assert.match(chart.text, /run 2/)
+  t.assert.doesNotMatch(h.perSecond(result, { warmup: false, title: 'measured only' }).text, /warm-up/)
+  t.assert.throws(() => h.perSecond({ label: 'empty', series: [] }), /"empty" has no per-second samples/)
+})
+
+test('axis labels fit their margin and read as numbers: 40k, not a clipped "0,000"; 0.1, not SI "100m"', (t) => {
+  const h = require('@workbook/harness')
+  const tickTexts = (svg) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])
+  const big = h.lines([{ x: 1, y: 12000, series: 'a' }, { x: 2, y: 40000, series: 'a' }], { title: 'big', xLabel: 'x', yLabel: 'req/s' })
+  t.assert.ok(tickTexts(big.svg).includes('40k'), tickTexts(big.svg).join(' '))
+  t.assert.ok(!tickTexts(big.svg).some((s) => /\d,\d{3}/.test(s)))
+  const log = h.lines([{ x: 1, y: 0.1, series: 'p50' }, { x: 2, y: 30, series: 'p50' }], { title: 'log', xLabel: 'x', yLabel: 'ms', logY: true })
+  const labels = tickTexts(log.svg)
+  t.assert.ok(labels.includes('0.1') && labels.includes('10'), labels.join(' '))
+  t.assert.ok(!labels.some((s) => /\dm$/.test(s)), labels.join(' '))
+  const pct = h.latencyPercentiles([{ label: 'a', p50: 0.1, p90: 0.3, p99: 3 }], { title: 'p', log: true })
+  t.assert.ok(!tickTexts(pct.svg).some((s) => /\dm$/.test(s)), tickTexts(pct.svg).join(' '))
+  t.assert.strictEqual(h.tickLabel(12500), '12.5k')
+  t.assert.strictEqual(h.tickLabel(2500), '2,500')
+  t.assert.strictEqual(h.tickLabel(0.3), '0.3')
+})
+
+test('the live chart draws SVG frames off the main thread while a test runs, then one frame with PNG, and nothing after it', async (t) => {
+  const { LiveChart, LIVE_INTERVAL_MS } = require('@workbook/harness')
+  const bundles = []
+  const live = new LiveChart('live test', true, { update: (b) => bundles.push(b) })
+  await live.ready() // the renderer thread has started and drawn a frame of its own
+  const samples = secondSamples(['warm-up', 'run 1'], 3)
+  live.update(samples.slice(0, 2), 'warm-up (discarded)')
+  live.update(samples.slice(0, 3), 'warm-up (discarded)') // too soon after the first: skipped
+  const { waitUntil } = require('./helpers')
+  t.assert.ok(await waitUntil(() => bundles.length === 1, 10_000), 'no frame from the renderer thread')
+  t.assert.deepStrictEqual(Object.keys(bundles[0]).sort(), ['image/svg+xml', 'text/plain'])
+  t.assert.match(bundles[0]['image/svg+xml'], /warm-up \(discarded\) — last second: 39,900 req\/s/)
+  t.assert.ok(LIVE_INTERVAL_MS >= 2000)
+  await new Promise((resolve) => setTimeout(resolve, LIVE_INTERVAL_MS))
+  live.update(samples, 'run 1 of 1') // due: drawn in the thread, but lands after finish()
+  live.finish(samples, 'done')
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  t.assert.strictEqual(bundles.length, 2)
+  t.assert.ok(bundles[1]['image/png'] && /done — last second/.test(bundles[1]['image/svg+xml']))
+})

@@ -21,6 +21,34 @@ test('runLoad refuses a non-loopback target before sending anything', async (t) 
   await t.assert.rejects(h.runLoad({ target: 'http://192.168.1.20:3000/', ...SHORT }), /only targets loopback/)
 })
 
+test('runLoad refuses a path that leads off loopback, before sending anything', async (t) => {
+  let requests = 0
+  const url = await serveHere(t, (req, res) => { requests++; res.end('ok') })
+  for (const path of ['//example.com/x', 'http://10.0.0.1/', '\\\\example.com/x']) {
+    await t.assert.rejects(h.runLoad({ target: url, path, ...SHORT }), /refusing path .* only targets loopback/, path)
+  }
+  t.assert.strictEqual(requests, 0)
+})
+
+// A server that answers its first requests after the pre-flight one badly (`bad(req, res)`), then well.
+function badAtFirst (t, count, bad) {
+  let n = 0
+  return serveHere(t, (req, res) => { n++; if (n > 1 && n <= 1 + count) bad(req, res); else res.end('ok') })
+}
+
+test('unexpected statuses and timeouts in the warm-up fail the test, by the same rules as the measured runs', async (t) => {
+  const cheap = { connections: 1, rate: 50, warmup: 1, duration: 1, repeats: 1, live: false } // about 100 requests
+  const fails = (req, res) => { res.statusCode = 500; res.end('planted failure') }
+  await t.assert.rejects(h.runLoad({ target: await badAtFirst(t, 10, fails), ...cheap }),
+    (err) => err instanceof h.LoadTestError && /failed in the warm-up, before any measured run: unexpected statuses: 10 x 500/.test(err.message))
+  // A request left unanswered past its timeout (autocannon resends a request whose socket the server
+  // destroys instead of counting an error, so a timeout is the socket-level failure to plant).
+  await t.assert.rejects(h.runLoad({ target: await badAtFirst(t, 1, () => {}), ...cheap, warmup: 2, timeout: 1 }),
+    /failed in the warm-up, before any measured run: \d+ errors and [1-9]\d* timeouts/)
+  const r = await h.runLoad({ target: await badAtFirst(t, 10, fails), ...cheap, allowStatuses: [500] })
+  t.assert.strictEqual(r.non2xx, 0) // the 500s were all in the (discarded) warm-up
+})
+
 test('a route answering 404 fails loudly before the load, unless 404 is expected', async (t) => {
   await h.withApp('hello-http', async (app) => {
     await t.assert.rejects(h.runLoad({ target: app, path: '/missing', ...SHORT }), /answered 404 before the load test \(expected 2xx\): not found/)

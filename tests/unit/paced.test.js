@@ -129,3 +129,94 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
   // accepted and unstamped include startApp's probe of /cheap, sent without a stamp.
   t.assert.deepStrictEqual([info.maxWaitMs, info.shed, info.accepted, info.unstamped], [25, 1, 3, 2])
 })
+
+// --- Planning a load from a measurement, and reading contention results (no load is sent below).
+
+test('rateForShare: share x 1000 / ms per request, two significant digits; bad input and empty runs refused', (t) => {
+  t.assert.strictEqual(h.rateForShare(0.4, 110), 3.6)
+  t.assert.strictEqual(h.rateForShare(2, 109), 18)
+  t.assert.strictEqual(h.rateForShare(0.7, 60), 12)
+  t.assert.throws(() => h.rateForShare(0, 100), /share must be > 0/)
+  t.assert.throws(() => h.rateForShare(0.4, NaN), /costMs must be > 0/)
+  t.assert.throws(() => h.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
+  t.assert.strictEqual(h.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
+})
+
+// A PacedResult as pacedLoad returns it, from (latency, status) pairs.
+function paced (label, pairs, lag = { p99: 1, max: 2 }) {
+  const samples = pairs.map(([latencyMs, status], i) => ({ t: i / 100, latencyMs, status }))
+  const answered = samples.filter((s) => s.latencyMs !== null)
+  const ok = answered.filter((s) => s.status >= 200 && s.status < 300)
+  const statusCodes = {}
+  for (const s of answered) statusCodes[s.status] = (statusCodes[s.status] ?? 0) + 1
+  return {
+    label, url: 'http://127.0.0.1:1/', rate: 100, seconds: 1, due: samples.length, sent: samples.length, completed: answered.length, skipped: 0,
+    errors: 0, timeouts: 0, errorCodes: {}, retried: 0, statusCodes, non2xx: answered.length - ok.length,
+    latencyMs: h.summariseLatency(answered.map((s) => s.latencyMs)), okLatencyMs: h.summariseLatency(ok.map((s) => s.latencyMs)), sendLagMs: lag, samples
+  }
+}
+
+test('runPercentiles: figures run by run, the median run and the range, by status; generatorLag: the worst run', (t) => {
+  const run = (base, lag) => ({ cheap: paced('v /cheap', Array.from({ length: 100 }, (_, i) => [base + i, i % 4 === 0 ? 503 : 200]), lag), background: null, metrics: null })
+  const runs = [run(0, { p99: 1, max: 3 }), run(100, { p99: 7, max: 9 }), run(10, { p99: 2, max: 2 })]
+  const r = { key: 'v', seconds: 1, cheap: h.combinePaced(runs.map((x) => x.cheap)), background: null, runs }
+  const all = h.runPercentiles(r)
+  t.assert.deepStrictEqual(all.p99.runs, [98, 198, 108])
+  t.assert.strictEqual(all.p99.median, 108)
+  t.assert.strictEqual(all.p99.median, r.cheap.p99Median, 'the same figure as p99Median')
+  t.assert.deepStrictEqual([all.p99.min, all.p99.max, all.count], [98, 198, 300])
+  const refused = h.runPercentiles(r, { status: 503 })
+  t.assert.strictEqual(refused.count, 75)
+  t.assert.deepStrictEqual(refused.p50.runs, [48, 148, 58])
+  t.assert.strictEqual(h.runPercentiles(r, { status: '2xx' }).count, 225)
+  t.assert.ok(Number.isNaN(h.runPercentiles(r, { load: 'background' }).p99.median), 'no background: no figure')
+  t.assert.deepStrictEqual(r.cheap.sendLagMs, { p99: 7, max: 9 })
+  const lag = h.generatorLag([r])
+  t.assert.deepStrictEqual([lag.p99, lag.max, lag.worst, lag.loads], [7, 9, 'v /cheap', 1])
+})
+
+test('blockedStretches: a row longer than its interval is a block ending at its t; the whole seconds inside it had no sample', (t) => {
+  const row = (tt, intervalMs, samples, delayMaxMs) => ({ t: tt, intervalMs, samples, delayP50Ms: delayMaxMs, delayP99Ms: delayMaxMs, delayMaxMs, elu: 0.1 })
+  const snapshot = {
+    loopMetrics: 1, app: 'x', pid: 1, resolutionMs: 10, intervalMs: 1000, startedAt: 0, elapsedMs: 6000, info: {}, histogram: {},
+    series: [row(1, 1000, 97, 11), row(4.05, 3050, 30, 2760.4), row(5.05, 1000, 97, 12)],
+    current: row(5.5, 450, 44, 11)
+  }
+  const [s, ...rest] = h.blockedStretches(snapshot)
+  t.assert.strictEqual(rest.length, 0, 'only the long row')
+  t.assert.deepStrictEqual([s.from, s.to, s.ms, s.emptySeconds], [1.29, 4.05, 2760.4, [2, 3]])
+  t.assert.deepStrictEqual(h.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds, [], 'a 1.3 s block from 0.3 s to 1.6 s covers no whole second')
+})
+
+test('groupedBars fits its longest label and draws a log axis by decade; percentileBars draws spreads and n/a', (t) => {
+  const long = 'overload: shedding on loop delay, accepted + /expensive 18/s'
+  const chart = h.groupedBars([
+    { label: long, series: 'p99', value: 110, min: 95, max: 115 },
+    { label: 'alone', series: 'p99', value: 1.8 }
+  ], { title: 'x', unit: 'ms', log: true, reference: 50 })
+  t.assert.ok(chart.width > 640, `a long label widens the chart (${chart.width})`)
+  t.assert.match(chart.svg, /overload: shedding on loop delay, accepted \+ \/expensive 18\/s/)
+  t.assert.match(chart.svg, />1<\/text><text[^>]*>10<\/text><text[^>]*>100</, 'one tick label per decade')
+  t.assert.match(chart.svg, /stroke-dasharray="4,3"/)
+  const p = h.percentileBars([{ label: 'a', p50: { median: 1, min: 0.5, max: 2 }, p90: NaN, p99: 3 }], { title: 'y' })
+  t.assert.match(p.text, /n\/a/)
+  t.assert.match(p.text, /a\s+p50\s+1\s+0\.50\s+2/, 'p50 with its whisker from min to max')
+  // A log axis starts a decade below the smallest value, so a smallest value of exactly 10 still gets a bar.
+  const decade = h.groupedBars([{ label: 'a', series: 's', value: 10 }, { label: 'b', series: 's', value: 1000 }], { title: 'z', unit: 'ms', log: true })
+  const bars = decade.svg.slice(decade.svg.indexOf('aria-label="bar"')).split('aria-label="text"')[0]
+  t.assert.strictEqual((bars.match(/<rect x="[\d.]+" width="[1-9][\d.]*"/g) || []).length, 2, 'both bars drawn with a length')
+})
+
+test('timeRoute times a route alone and refuses a failing one; withApps refuses duplicate keys before starting anything', async (t) => {
+  const url = await serveHere(t, (req, res) => {
+    if (req.url === '/bad') { res.statusCode = 500; return res.end('broken') }
+    setTimeout(() => res.end(JSON.stringify({ workMs: 20 })), 20)
+  })
+  const r = await h.timeRoute(url, '/slow', { repeats: 3 })
+  t.assert.strictEqual(r.ms.runs.length, 3)
+  t.assert.ok(r.ms.min >= 19, `each request took the 20 ms it waits (${r.ms.runs})`)
+  t.assert.deepStrictEqual(r.bodies[0], { workMs: 20 })
+  await t.assert.rejects(h.timeRoute(url, '/bad'), /answered 500: broken/)
+  await t.assert.rejects(h.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
+  await t.assert.rejects(h.withApps(['loop-blocking', 'loop-blocking'], async () => 1), /keys must be unique/)
+})

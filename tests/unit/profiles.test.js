@@ -57,6 +57,12 @@ test('cpuProfile profiles an app under load and finds its handler', async (t) =>
   t.assert.ok(p.load.totalRequests > 0)
 })
 
+test('cpuProfile refuses load options it would override, before starting anything', async (t) => {
+  const before = h.running().length
+  await t.assert.rejects(h.cpuProfile('hello-http', { load: { duration: 30, repeats: 3 } }), /opts\.load cannot set repeats, duration: the profile is one run of opts\.seconds/)
+  t.assert.strictEqual(h.running().length, before)
+})
+
 test('cpuProfile explains a missing profile when the app does not exit cleanly', async (t) => {
   await t.assert.rejects(
     h.cpuProfile({ entry: fixture('ignores-sigint.js') }, { seconds: 1, load: { connections: 2, live: false }, start: { probe: false, startTimeoutMs: 5000 }, stopTimeoutMs: 1000 }),

@@ -1,6 +1,6 @@
 'use strict'
 const { test } = require('node:test')
-const { median, percentile, spread, settings } = require('@workbook/harness')
+const { median, percentile, spread, mergeCounts, settings } = require('@workbook/harness')
 
 test('median, percentile and spread', (t) => {
   t.assert.strictEqual(median([3, 1, 2]), 2)
@@ -11,6 +11,13 @@ test('median, percentile and spread', (t) => {
   const s = spread([100, 80, 120])
   t.assert.deepStrictEqual([s.median, s.min, s.max], [100, 80, 120])
   t.assert.strictEqual(s.relativeSpread, 0.4)
+})
+
+test('mergeCounts sums counts by key and leaves its inputs alone', (t) => {
+  const a = { 200: 5 }
+  t.assert.deepStrictEqual(mergeCounts([a, { 200: 2, 503: 1 }, {}]), { 200: 7, 503: 1 })
+  t.assert.deepStrictEqual(a, { 200: 5 })
+  t.assert.deepStrictEqual(mergeCounts([]), {})
 })
 
 test('the profile switch: quick is shorter than full, anything else is refused', (t) => {

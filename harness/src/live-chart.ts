@@ -1,0 +1,69 @@
+import { lines, fmt } from "./charts-ready";
+import { stack, Chart, ChartMeta } from "./charts";
+
+/** One second of a load test, as the live chart and the result's `series` hold it. */
+export interface SecondSample {
+  /** "warm-up", "run 1", "run 2", ... */
+  run: string;
+  /** Seconds since the start of that run. */
+  second: number;
+  reqPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** The server's CPU in % of one core, the sampler's latest reading at the end of that second (over the 250 ms before it), when an app handle was given. */
+  serverCpuPercent: number | null;
+}
+
+/**
+ * req/s per second (one line per run) above p50 and p99 latency per second, on one time axis
+ * across the warm-up and the runs. The live chart and perSecond() both draw this.
+ */
+export function perSecondChart(samples: readonly SecondSample[], meta: ChartMeta): Chart {
+  let offset = 0;
+  let prevRun = "";
+  let prevEnd = 0;
+  const xs = samples.map((s) => {
+    if (s.run !== prevRun) {
+      offset = prevEnd;
+      prevRun = s.run;
+    }
+    prevEnd = offset + s.second;
+    return { ...s, x: offset + s.second };
+  });
+  const rps = lines(xs.map((s) => ({ x: s.x, y: s.reqPerSec, series: s.run })), {
+    title: "requests per second", xLabel: "seconds", yLabel: "req/s", height: 200,
+  });
+  const lat = lines(
+    xs.flatMap((s) => [
+      { x: s.x, y: s.latencyP50Ms, series: "p50" },
+      { x: s.x, y: s.latencyP99Ms, series: "p99" },
+    ]),
+    { title: "latency per second", xLabel: "seconds", yLabel: "ms", height: 200 },
+  );
+  return stack([rps, lat], meta);
+}
+
+/** The live chart's subtitle: where the test is, and its last second. */
+export function liveSubtitle(samples: readonly SecondSample[], status: string): string {
+  const last = samples[samples.length - 1];
+  return `${status} — last second: ${fmt(last.reqPerSec)} req/s, p99 ${fmt(last.latencyP99Ms)} ms`;
+}
+
+/**
+ * The ready-made per-second chart of a load test (a LoadResult, or anything with a label and a
+ * series): what its live chart showed, to draw again after the run. Throws when there is no sample.
+ */
+export function perSecond(result: { label: string; series: readonly SecondSample[] },
+  meta: Partial<ChartMeta> & { warmup?: boolean } = {}): Chart {
+  const samples = meta.warmup === false ? result.series.filter((s) => s.run !== "warm-up") : result.series;
+  if (samples.length === 0) {
+    throw new Error(`perSecond: "${result.label}" has no per-second samples${meta.warmup === false ? " outside the warm-up" : ""}`);
+  }
+  const runs = new Set(samples.filter((s) => s.run !== "warm-up").map((s) => s.run)).size;
+  const warm = samples.some((s) => s.run === "warm-up");
+  return perSecondChart(samples, {
+    title: meta.title ?? result.label,
+    subtitle: meta.subtitle ?? `each point is one second${warm ? "; the warm-up (discarded) comes first" : ""}; ${runs} measured run${runs === 1 ? "" : "s"}`,
+    text: meta.text,
+  });
+}

@@ -1,0 +1,25 @@
+'use strict'
+// saveResults / loadResults round trip, in a child process so that WORKBOOK_RESULTS_DIR (read when
+// the harness loads) points at a temporary folder.
+const { test } = require('node:test')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+
+test('loadResults reads back what saveResults wrote, null when nothing was saved, and refuses a path', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-results-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const code = `
+    const h = require('@workbook/harness');
+    h.saveResults('98-roundtrip.ipynb', { answer: 42 });
+    const back = h.loadResults('98-roundtrip');
+    const errors = ['../escape', '..', 'a/b', ''].map((name) => { try { h.loadResults(name); return 'no error' } catch (e) { return e.message } });
+    process.stdout.write(JSON.stringify({ back, missing: h.loadResults('97-never-saved'), errors }));`
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', code], { env: { ...process.env, WORKBOOK_RESULTS_DIR: dir }, cwd: path.join(__dirname, '..', '..') }).toString())
+  t.assert.deepStrictEqual(fs.readdirSync(dir), ['98-roundtrip.json'], 'the .ipynb suffix is dropped, no temporary file is left')
+  t.assert.strictEqual(out.back.data.answer, 42)
+  t.assert.strictEqual(out.back.fingerprint.node, process.version)
+  t.assert.strictEqual(out.missing, null)
+  for (const e of out.errors) t.assert.match(e, /^loadResults: notebook name must be a plain file name/)
+})
