@@ -5,39 +5,17 @@
 //   - the etag comes from the content (the minute and the start of the random data);
 //   - If-None-Match with the current etag gets 304 Not Modified and no body.
 // The payload keeps the shape of the restify servers: {data, url, ts}, with `data`
-// 10,000 hex characters (5,000 random bytes).
-const crypto = require('node:crypto')
+// 10,000 hex characters (5,000 random bytes). The content comes from ./minute-body.js,
+// which ../etag-ceiling-cached (the same work on plain node:http) shares.
 const Fastify = require('fastify')
 const { serveHttp } = require('../lib/contract')
+const { minuteBodies } = require('./minute-body')
 
-const ONE_MINUTE = 60000
-const MAX_CACHED_URLS = 1000 // a flood of distinct query strings must not grow memory
-
-let minute = -1 // the ts the current data belongs to
-let data = ''
-let etag = ''
-const bodies = new Map() // url -> Buffer with the JSON body, for the current minute
-
-function bodyFor (url) {
-  const ts = Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
-  if (ts !== minute) {
-    minute = ts
-    data = crypto.randomBytes(5000).toString('hex')
-    etag = `"${ts.toString(36)}-${data.slice(0, 16)}"`
-    bodies.clear()
-  }
-  let body = bodies.get(url)
-  if (body === undefined) {
-    body = Buffer.from(`{"data":"${data}","url":${JSON.stringify(url)},"ts":${ts}}`)
-    if (bodies.size < MAX_CACHED_URLS) bodies.set(url, body)
-  }
-  return body
-}
-
+const current = minuteBodies()
 const app = Fastify({ logger: false })
 
 app.get('/seed/v1', function seed (request, reply) {
-  const body = bodyFor(request.url) // also refreshes `etag` when the minute changes
+  const { body, etag } = current(request.url)
   reply.header('cache-control', 'public, max-age=120')
   reply.header('etag', etag)
   if (request.headers['if-none-match'] === etag) {
