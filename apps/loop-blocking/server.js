@@ -1,15 +1,16 @@
 'use strict'
-// Head-of-line blocking: GET /expensive does ~60 ms of synchronous CPU work on the main
-// thread, and every other request (GET /cheap, timers, /__metrics) waits behind it.
+// Head-of-line blocking: GET /expensive does tens of milliseconds of synchronous CPU work on the
+// main thread (how many depends on the machine: each answer reports its workMs), and every other
+// request (GET /cheap, timers, /__metrics) waits behind it.
 const http = require('node:http')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { workConfig, blockingHandler } = require('./shared')
+const { workConfig, blockingHandler } = require('../lib/loop-work')
 
 const NAME = 'loop-blocking'
 const work = workConfig()
 
-// The handler (in shared.js, so that the shedding apps put their check in front of the very same
+// The handler (in ../lib/loop-work.js, so that the shedding apps put their check in front of the very same
 // one): /expensive runs the work synchronously, and every other request waits until it is done.
 const server = http.createServer(blockingHandler(work))
 

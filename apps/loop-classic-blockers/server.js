@@ -20,7 +20,7 @@ const path = require('node:path')
 const { performance } = require('node:perf_hooks')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { envInt, CHEAP_BODY, sendJson, notFound, pathOf } = require('../loop-blocking/shared')
+const { envInt, CHEAP_BODY, sendJson, notFound, pathOf } = require('../lib/loop-work')
 
 const NAME = 'loop-classic-blockers'
 const fileMb = envInt('FILE_MB', 96)

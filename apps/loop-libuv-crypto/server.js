@@ -12,7 +12,7 @@ const crypto = require('node:crypto')
 const { performance } = require('node:perf_hooks')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { workConfig, FIRST_KEY, SALT, KEY_LENGTH, DIGEST, CHEAP_BODY, sendJson, notFound, pathOf } = require('../loop-blocking/shared')
+const { workConfig, FIRST_KEY, SALT, KEY_LENGTH, DIGEST, CHEAP_BODY, sendJson, notFound, pathOf } = require('../lib/loop-work')
 
 const NAME = 'loop-libuv-crypto'
 const work = workConfig()

@@ -1,12 +1,12 @@
 'use strict'
 // Remedy 1, partitioning: the same work as loop-blocking, but cut into chunks of
 // CHUNK_ROUNDS rounds with setImmediate between them, so the event loop gets a turn (I/O,
-// other requests, timers) every few milliseconds instead of once per ~60 ms.
+// other requests, timers) after every chunk instead of once per whole /expensive.
 const http = require('node:http')
 const { performance } = require('node:perf_hooks')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { envInt, workConfig, workRound, FIRST_KEY, CHEAP_BODY, sendJson, notFound, pathOf } = require('../loop-blocking/shared')
+const { envInt, workConfig, workRound, FIRST_KEY, CHEAP_BODY, sendJson, notFound, pathOf } = require('../lib/loop-work')
 
 const NAME = 'loop-partitioned'
 const work = workConfig()

@@ -13,7 +13,7 @@ const http = require('node:http')
 const { performance } = require('node:perf_hooks')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { envInt, workConfig, blockingHandler } = require('../loop-blocking/shared')
+const { envInt, workConfig, blockingHandler } = require('../lib/loop-work')
 
 const NAME = 'loop-shedding-queue'
 const STAMP = 'x-request-start'

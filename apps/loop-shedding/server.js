@@ -5,13 +5,13 @@
 // Retry-After, instead of being queued behind more blocking work. /__metrics is never shed.
 //
 // overload-protection checks with loopbench: a setInterval every SHED_SAMPLE_MS ms that
-// measures how late it fired. After a 60 ms block the first check reads ~55 ms, so the
+// measures how late it fired. After a block of B ms the first check reads about B ms, so the
 // requests that piled up during the block are shed, until a check reads below the limit.
 const http = require('node:http')
 const protect = require('overload-protection')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { envInt, workConfig, blockingHandler } = require('../loop-blocking/shared')
+const { envInt, workConfig, blockingHandler } = require('../lib/loop-work')
 
 const NAME = 'loop-shedding'
 const work = workConfig()

@@ -14,7 +14,7 @@ const { performance } = require('node:perf_hooks')
 const { Piscina } = require('piscina')
 const { HOST, port, announce, onShutdown, closeHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { envInt, workConfig, CHEAP_BODY, sendJson, notFound, pathOf } = require('../loop-blocking/shared')
+const { envInt, workConfig, CHEAP_BODY, sendJson, notFound, pathOf } = require('../lib/loop-work')
 
 const NAME = 'loop-worker-pool'
 const work = workConfig()

@@ -1,13 +1,16 @@
 'use strict'
-// The expensive work, and the two tiny HTTP helpers, shared by loop-blocking and by every
-// remedy (loop-partitioned, loop-worker-pool, loop-libuv-crypto, loop-shedding), so that
-// "the same work per expensive request" is true by construction.
+// The expensive work of notebook 02, and the tiny HTTP helpers, shared by loop-blocking and by
+// every remedy (loop-partitioned, loop-worker-pool, loop-libuv-crypto, loop-shedding,
+// loop-shedding-queue) and by loop-classic-blockers, so that "the same work per expensive
+// request" is true by construction.
 //
 // The work: WORK_ROUNDS rounds of PBKDF2-HMAC-SHA256 with WORK_ITERATIONS iterations each,
 // each round's 32-byte key being the next round's password. It is split in rounds so that
 // the partitioned remedy has natural chunks and the libuv remedy can chain async calls;
 // every app returns the final key's hex digest, so the notebook can check they all did the
-// same work. Defaults (20 x 20000) take about 55-75 ms on the 2-core workbook machine.
+// same work. How long the defaults (20 x 20000) take depends on the machine (tens of ms to
+// over 100 ms): every /expensive answer reports its own workMs, and notebook 02 measures it
+// before choosing its request rates.
 
 const crypto = require('node:crypto')
 const { performance } = require('node:perf_hooks')
@@ -32,7 +35,7 @@ function workConfig () {
   }
 }
 
-// One round, synchronously: blocks the calling thread for ~1/rounds of the work.
+// One round, synchronously: blocks the calling thread for about 1/rounds of the work.
 function workRound (key, iterations) {
   return crypto.pbkdf2Sync(key, SALT, iterations, KEY_LENGTH, DIGEST)
 }
