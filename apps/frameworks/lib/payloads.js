@@ -6,7 +6,8 @@
 //   GET  /json      application/json   {"hello":"world"}
 //   GET  /blog      application/json   a fake blog post with five image names picked at random
 //                                      per request (the route of the 2016 Swift-vs-Node study)
-//   POST /validate  application/json   {"ok":true}  (fastify.js and express.js only; see VALIDATE)
+//   POST /validate  application/json   {"ok":true}  (fastify.js, express.js and elysia.js only: an
+//                                      order checked against schemas.validateBody; see VALIDATE)
 //   anything else   404
 //
 // The image names live in images.json, which the harness's conformance checker reads too:
@@ -48,7 +49,8 @@ function blogPost () {
 }
 
 // JSON schemas: response schemas for fastify.js, the request body schema for POST /validate
-// (fastify's built-in validation and express's ajv compile this same object).
+// (fastify's built-in validation and express's ajv compile this same object, and
+// lib/body-validators.js builds Elysia's TypeBox schema from it).
 const schemas = {
   json: {
     type: 'object',
@@ -65,17 +67,39 @@ const schemas = {
     },
     required: ['title', 'author', 'body', 'images']
   },
-  // "format-ish" e-mail: a pattern rather than `format: 'email'`, which plain ajv only knows
-  // with the ajv-formats plugin; a pattern costs the same in both frameworks.
+  // POST /validate: an order, the kind of body an API must check before it trusts it. Checking
+  // it is real work: every line item has a pattern, an integer range, a minimum and a length
+  // limit. The e-mail check is a pattern rather than `format: 'email'`, which plain ajv only
+  // knows with the ajv-formats plugin; a pattern costs the same in every framework.
   validateBody: {
     type: 'object',
     properties: {
-      name: { type: 'string', minLength: 1, maxLength: 50 },
-      age: { type: 'integer', minimum: 0, maximum: 150 },
-      email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
-      tags: { type: 'array', maxItems: 10, items: { type: 'string' } }
+      orderId: { type: 'string', pattern: '^ORD-[0-9]{8}$' },
+      customer: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100 },
+          email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' }
+        },
+        required: ['name', 'email']
+      },
+      items: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 100,
+        items: {
+          type: 'object',
+          properties: {
+            sku: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{4}$' },
+            quantity: { type: 'integer', minimum: 1, maximum: 99 },
+            unitPrice: { type: 'number', minimum: 0 },
+            note: { type: 'string', maxLength: 200 }
+          },
+          required: ['sku', 'quantity', 'unitPrice']
+        }
+      }
     },
-    required: ['name', 'age', 'email', 'tags']
+    required: ['orderId', 'customer', 'items']
   },
   ok: {
     type: 'object',
@@ -84,13 +108,48 @@ const schemas = {
   }
 }
 
+// The sample order: ORDER_ITEMS line items, the same on every run (no randomness), so that every
+// load test and every timing sends the same bytes.
+const ORDER_ITEMS = 50
+const SKU_PREFIXES = ['ABC', 'KLM', 'QRS', 'XYZ']
+const NOTES = [
+  'Gift wrap, please, and leave the receipt out of the parcel.',
+  'Deliver to the back door if nobody answers at the front.',
+  'Same as last month: the blue one, not the green one.',
+  'Keep the spare parts together with the manual in one box.'
+]
+
+function deepFreeze (value) {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner)
+    Object.freeze(value)
+  }
+  return value
+}
+
+function sampleOrder (items = ORDER_ITEMS) {
+  return {
+    orderId: 'ORD-20261125',
+    customer: { name: 'Ada Lovelace', email: 'ada@example.org' },
+    items: Array.from({ length: items }, (_, i) => ({
+      sku: `${SKU_PREFIXES[i % SKU_PREFIXES.length]}-${String(1000 + ((i * 37) % 9000)).padStart(4, '0')}`,
+      quantity: 1 + ((i * 7) % 99),
+      unitPrice: Math.round((((i * 13.37) % 250) + 0.99) * 100) / 100,
+      note: NOTES[i % NOTES.length]
+    }))
+  }
+}
+
 // A body that passes schemas.validateBody, for load tests and checks.
-const SAMPLE_VALID_BODY = Object.freeze({
-  name: 'Ada Lovelace',
-  age: 36,
-  email: 'ada@example.org',
-  tags: ['maths', 'engines', 'notes']
-})
+const SAMPLE_VALID_BODY = deepFreeze(sampleOrder())
+
+// The same order with one mistake, in its last line item (a quantity of 0, below the minimum of
+// 1): a validator must walk the whole list to find it. Answered 400 only when validating.
+const SAMPLE_INVALID_BODY = deepFreeze((() => {
+  const order = sampleOrder()
+  order.items[order.items.length - 1].quantity = 0
+  return order
+})())
 
 // Fastify's own Ajv defaults (@fastify/ajv-compiler), so that express + ajv validates exactly as
 // fastify does and the experiment compares frameworks, not Ajv settings.
@@ -119,6 +178,7 @@ module.exports = {
   blogPost,
   schemas,
   SAMPLE_VALID_BODY,
+  SAMPLE_INVALID_BODY,
   AJV_OPTIONS,
   validationEnabled
 }
