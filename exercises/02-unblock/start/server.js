@@ -8,8 +8,9 @@
 //   anything else              404
 //
 // /report derives a key for the user with PBKDF2 (20 rounds of 20,000 iterations, each round's
-// key the next round's password): about 60 ms of CPU per request. The starting point does it
-// synchronously on the main thread, so while a report is computed every /cheap request waits.
+// key the next round's password): tens of milliseconds of CPU per request (the notebook times it
+// on your machine). The starting point does it synchronously on the main thread, so while a
+// report is computed every /cheap request waits.
 // Keep every answer byte for byte; change how the work is scheduled.
 const http = require('node:http')
 const crypto = require('node:crypto')
