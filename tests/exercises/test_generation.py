@@ -126,3 +126,34 @@ def test_every_app_file_is_valid_javascript(name):
     for f in files:
         done = subprocess.run([str(NODE), "--check", str(f)], capture_output=True, text=True)
         assert done.returncode == 0, f"{f}: {done.stderr}"
+
+
+NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def stated_figures(text: str) -> tuple[list[float], list[int]]:
+    """The thresholds ("at least 1.3x") and request counts ("answers to four requests") a text states."""
+    import re
+    flat = " ".join(text.split()).replace("*", "")
+    thresholds = [float(m) for m in re.findall(r"at least (\d+(?:\.\d+)?)x", flat)]
+    counts = [NUMBER_WORDS[w] for w in re.findall(r"answers to (\w+) requests", flat) if w in NUMBER_WORDS]
+    return thresholds, counts
+
+
+def test_stated_figures_reads_what_a_learner_reads():
+    assert stated_figures("to pass: **at least\n1.3x** the fixed server's, and at least 2x more; compares their answers to four requests") == ([1.3, 2.0], [4])
+    assert stated_figures("no figures here") == ([], [])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_prose_states_the_threshold_and_request_count_of_check_json(name):
+    """The task text is prose a learner reads, so it types the spec's figures: they must be check.json's."""
+    spec = json.loads((ROOT / "solutions" / name / "check.json").read_text())
+    nb = nbformat.read(ROOT / "solutions" / name / f"{name}.ipynb", as_version=4)
+    texts = {f"{name}.ipynb": "\n".join(c.source for c in nb.cells if c.cell_type == "markdown"),
+             "README.md": (ROOT / "solutions" / name / "README.md").read_text()}
+    for where, text in texts.items():
+        thresholds, counts = stated_figures(text)
+        assert thresholds, f"solutions/{name}/{where} states no threshold ('at least Nx')"
+        assert set(thresholds) == {spec["threshold"]}, f"solutions/{name}/{where} states {thresholds}, check.json says {spec['threshold']}"
+        assert set(counts) <= {len(spec["requests"])}, f"solutions/{name}/{where} says {counts} requests, check.json has {len(spec['requests'])}"
