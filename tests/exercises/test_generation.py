@@ -3,6 +3,7 @@ markers are honoured (solutions out, stubs and hints in), and each exercise fold
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -133,7 +134,6 @@ NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six sev
 
 def stated_figures(text: str) -> tuple[list[float], list[int]]:
     """The thresholds ("at least 1.3x") and request counts ("answers to four requests") a text states."""
-    import re
     flat = " ".join(text.split()).replace("*", "")
     thresholds = [float(m) for m in re.findall(r"at least (\d+(?:\.\d+)?)x", flat)]
     counts = [NUMBER_WORDS[w] for w in re.findall(r"answers to (\w+) requests", flat) if w in NUMBER_WORDS]
