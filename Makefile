@@ -7,7 +7,7 @@ VENV    := .venv
 PY      := $(VENV)/bin/python
 NODE    := node_modules/node/bin/node
 TSC     := $(NODE) node_modules/typescript/bin/tsc
-HARNESS_SRC := $(wildcard harness/src/*.ts) harness/tsconfig.json
+HARNESS_SRC := $(shell find harness/src -name "*.ts") harness/preload/probe.cjs harness/tsconfig.json
 
 # The venv is checked on every run (a fraction of a second: packages are found, not imported).
 # Its packages must be there, and a venv made here by `python3 -m venv` (it has pyvenv.cfg) must
@@ -34,12 +34,13 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup lab test test-unit test-notebooks test-exercises exercises grade bench-harness execute clean distclean
+.PHONY: venv kernel FORCE help setup lab test lint format test-unit test-notebooks test-exercises exercises grade bench-harness execute clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
 	@echo "make lab             set up (idempotent) and open JupyterLab on 127.0.0.1 with the tslab kernel"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
+	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
 	@echo "make bench-harness   measure the harness itself: one app, 5 runs, median and spread"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
@@ -87,7 +88,15 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 test: setup
-	$(MAKE) --no-print-directory test-unit test-notebooks test-exercises
+	$(MAKE) --no-print-directory lint test-unit test-notebooks test-exercises
+
+# Biome (biome.json): formatting, lint rules, import cycles. `make format` applies its fixes.
+BIOME := node_modules/@biomejs/biome/bin/biome
+lint:
+	$(NODE) $(BIOME) ci --colors=off
+
+format:
+	$(NODE) $(BIOME) check --write
 
 test-unit:
 	$(NODE) --test --test-reporter=spec tests/unit/

@@ -6,15 +6,22 @@ const fs = require('node:fs')
 const path = require('node:path')
 const wb = require('@workbook/harness')
 
-async function main () {
+async function main() {
   const r = await wb.withApp('hello-http', (app) => wb.runLoad({ target: app, connections: 10, live: false }))
   const chart = wb.perSecond(r, {
     title: 'hello-http, 10 connections: the live chart of a load test',
     subtitle: `Node ${r.fingerprint.node}, ${r.fingerprint.cores} cores; median ${wb.fmt(r.reqPerSec.median)} req/s over ${r.repeats} runs`,
   })
   const file = path.join(__dirname, 'live-chart.png')
-  wb.show(chart, { update (bundle) { fs.writeFileSync(file, bundle['image/png']) } })
+  wb.show(chart, {
+    update(bundle) {
+      fs.writeFileSync(file, bundle['image/png'])
+    },
+  })
   console.log(`wrote ${file}${r.generator.saturated ? ' (the load generator was saturated)' : ''}`)
 }
 
-main().catch((err) => { console.error(err); process.exitCode = 1 })
+main().catch((err) => {
+  console.error(err)
+  process.exitCode = 1
+})

@@ -8,7 +8,7 @@
 // Exit code: 0 pass, 1 fail, 2 usage.
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
-const wb = require('@workbook/harness')
+const ex = require('@workbook/harness/exercises')
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -20,11 +20,14 @@ if (!ref) {
   process.exit(2)
 }
 
-wb.checkExercise(ref, { exerciseDir: values['exercise-dir'], submissionDir: values['submission-dir'] }).then((result) => {
-  wb.printCheck(result)
-  if (values.out) fs.writeFileSync(values.out, JSON.stringify(result, null, 2) + '\n')
-  process.exit(result.pass ? 0 : 1)
-}, (err) => {
-  process.stderr.write(`${err.stack}\n`)
-  process.exit(1)
-})
+ex.checkExercise(ref, { exerciseDir: values['exercise-dir'], submissionDir: values['submission-dir'] }).then(
+  (result) => {
+    ex.printCheck(result)
+    if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`)
+    process.exit(result.pass ? 0 : 1)
+  },
+  (err) => {
+    process.stderr.write(`${err.stack}\n`)
+    process.exit(1)
+  },
+)

@@ -10,7 +10,7 @@ const { minuteBodies } = require('../etag-fastify/minute-body')
 
 const current = minuteBodies()
 
-const server = http.createServer(function seed (req, res) {
+const server = http.createServer(function seed(req, res) {
   const q = req.url.indexOf('?')
   const path = q === -1 ? req.url : req.url.slice(0, q)
   if (req.method !== 'GET' || path !== '/seed/v1') {
@@ -28,7 +28,7 @@ const server = http.createServer(function seed (req, res) {
     'cache-control': 'public, max-age=120',
     etag,
     'content-type': 'application/json; charset=utf-8',
-    'content-length': body.length
+    'content-length': body.length,
   })
   res.end(body)
 })

@@ -11,7 +11,7 @@ const { randomHexSource } = require('../lib/random-hex')
 
 const ONE_MINUTE = 60000
 
-function timestamp () {
+function timestamp() {
   return Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
 }
 
@@ -21,7 +21,7 @@ const seedHex = randomHexSource(5000)
 // url -> etag of the latest body sent for it (unbounded, as in etag-optimised/util.js).
 const current = new Map()
 
-const server = http.createServer(function seed (req, res) {
+const server = http.createServer(function seed(req, res) {
   const q = req.url.indexOf('?')
   const path = q === -1 ? req.url : req.url.slice(0, q)
   if (req.method !== 'GET' || path !== '/seed/v1') {
@@ -43,7 +43,7 @@ const server = http.createServer(function seed (req, res) {
     'cache-control': 'public, max-age=120',
     etag,
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body)
+    'content-length': Buffer.byteLength(body),
   })
   res.end(body)
 })

@@ -12,14 +12,14 @@ const crypto = require('node:crypto')
 const ONE_MINUTE = 60000
 const MAX_CACHED_URLS = 1000
 
-function minuteBodies () {
+function minuteBodies() {
   let minute = -1 // the ts the current data belongs to
   let data = ''
   let etag = ''
   const bodies = new Map() // url -> Buffer with the JSON body, for the current minute
 
   // The current body for `url` and the etag of the current minute.
-  return function current (url) {
+  return function current(url) {
     const ts = Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
     if (ts !== minute) {
       minute = ts

@@ -14,7 +14,7 @@ const { minuteBodies } = require('./minute-body')
 const current = minuteBodies()
 const app = Fastify({ logger: false })
 
-app.get('/seed/v1', function seed (request, reply) {
+app.get('/seed/v1', function seed(request, reply) {
   const { body, etag } = current(request.url)
   reply.header('cache-control', 'public, max-age=120')
   reply.header('etag', etag)
@@ -26,7 +26,10 @@ app.get('/seed/v1', function seed (request, reply) {
   reply.send(body)
 })
 
-app.ready().then(() => serveHttp('etag-fastify', app.server), (err) => {
-  process.stderr.write(`etag-fastify failed to start: ${err && err.stack}\n`)
-  process.exit(1)
-})
+app.ready().then(
+  () => serveHttp('etag-fastify', app.server),
+  (err) => {
+    process.stderr.write(`etag-fastify failed to start: ${err?.stack}\n`)
+    process.exit(1)
+  },
+)

@@ -12,13 +12,13 @@ const { etagger } = require('./util')
 const NAME = 'etag-optimised'
 const ONE_MINUTE = 60000
 
-function timestamp () {
+function timestamp() {
   return Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
 }
 
 const server = restify.createServer({
   name: NAME,
-  log: restify.logger({ name: NAME, level: 'warn' }, restify.logger.destination(2))
+  log: restify.logger({ name: NAME, level: 'warn' }, restify.logger.destination(2)),
 })
 
 const { etaggerMiddleware, remember } = etagger()
@@ -28,7 +28,7 @@ server.use(etaggerMiddleware)
 // JSON escaping.
 const seedHex = randomHexSource(5000)
 
-server.get('/seed/v1', function seed (req, res, next) {
+server.get('/seed/v1', function seed(req, res, next) {
   const data = seedHex()
   // Its first 32 hex digits (128 random bits) already identify this body: that is the etag.
   const etag = `"${data.slice(0, 32)}"`
@@ -39,7 +39,7 @@ server.get('/seed/v1', function seed (req, res, next) {
   res.sendRaw(200, body, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
-    Etag: etag
+    Etag: etag,
   })
   next()
 })

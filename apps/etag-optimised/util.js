@@ -6,10 +6,10 @@
 //   - a client that presents the current etag in If-None-Match gets 304 Not Modified and
 //     no body at all;
 //   - there is no 'after' listener any more, so nothing runs after the response is sent.
-function etagger () {
+function etagger() {
   const current = new Map() // url -> etag of the latest body sent for that url
 
-  function etaggerMiddleware (req, res, next) {
+  function etaggerMiddleware(req, res, next) {
     res.setHeader('Cache-Control', 'public, max-age=120')
     const etag = current.get(req.url)
     // (an exact match is enough for this workshop's clients; a complete implementation
@@ -23,7 +23,7 @@ function etagger () {
     next()
   }
 
-  function remember (url, etag) {
+  function remember(url, etag) {
     current.set(url, etag)
   }
 

@@ -8,25 +8,25 @@ const restify = require('restify')
 
 const ONE_MINUTE = 60000
 
-function timestamp () {
+function timestamp() {
   return Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
 }
 
-function fetchContent () {
+function fetchContent() {
   return crypto.randomBytes(5000).toString('hex')
 }
 
-function createServer (name, { etagger }) {
+function createServer(name, { etagger }) {
   const server = restify.createServer({
     name,
     // restify logs with pino, to stdout by default; the app contract keeps stdout for the
     // one "listening" line, so warnings and errors go to stderr instead.
-    log: restify.logger({ name, level: 'warn' }, restify.logger.destination(2))
+    log: restify.logger({ name, level: 'warn' }, restify.logger.destination(2)),
   })
 
   server.use(etagger().bind(server))
 
-  server.get('/seed/v1', function seed (req, res, next) {
+  server.get('/seed/v1', function seed(req, res, next) {
     res.send({ data: fetchContent(), url: req.url, ts: timestamp() })
     next()
   })

@@ -27,7 +27,10 @@ const app = new Elysia()
   .onError(({ code, error, set }) => {
     if (code !== 'VALIDATION' && code !== 'PARSE') return
     set.status = 400
-    return { ok: false, error: code === 'PARSE' ? 'body is not valid JSON' : `body${error.all[0].path} ${error.all[0].summary}` }
+    return {
+      ok: false,
+      error: code === 'PARSE' ? 'body is not valid JSON' : `body${error.all[0].path} ${error.all[0].summary}`,
+    }
   })
   .get('/hello', ({ set }) => {
     // A string is sent as text/plain on the wire by Bun, but without the header in the Response
@@ -40,7 +43,9 @@ const app = new Elysia()
   .post('/validate', ({ body }) => (body === undefined ? { ok: false } : { ok: true }), validate ? { body } : {})
 
 if (onBun) {
-  app.listen({ port: port(), hostname: HOST }, (server) => announce('elysia', server.port, { server: 'Bun.serve', validate }))
+  app.listen({ port: port(), hostname: HOST }, (server) =>
+    announce('elysia', server.port, { server: 'Bun.serve', validate }),
+  )
   onShutdown(() => app.stop(true))
 } else {
   serveFetch('elysia', app.fetch, { validate })

@@ -16,9 +16,15 @@ app.set('etag', false)
 app.disable('x-powered-by')
 
 // res.send() with a string defaults to text/html, so /hello names its type.
-app.get('/hello', (req, res) => { res.type('text/plain').send(HELLO_TEXT) })
-app.get('/json', (req, res) => { res.json(helloObject()) })
-app.get('/blog', (req, res) => { res.json(blogPost()) })
+app.get('/hello', (req, res) => {
+  res.type('text/plain').send(HELLO_TEXT)
+})
+app.get('/json', (req, res) => {
+  res.json(helloObject())
+})
+app.get('/blog', (req, res) => {
+  res.json(blogPost())
+})
 
 app.post('/validate', express.json(), (req, res) => {
   if (checkBody !== null && !checkBody(req.body)) {

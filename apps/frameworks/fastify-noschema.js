@@ -7,11 +7,17 @@ const { HELLO_TEXT, helloObject, blogPost } = require('./lib/payloads')
 
 const app = Fastify({ logger: false })
 
-app.get('/hello', (request, reply) => { reply.send(HELLO_TEXT) })
-app.get('/json', (request, reply) => { reply.send(helloObject()) })
-app.get('/blog', (request, reply) => { reply.send(blogPost()) })
+app.get('/hello', (request, reply) => {
+  reply.send(HELLO_TEXT)
+})
+app.get('/json', (request, reply) => {
+  reply.send(helloObject())
+})
+app.get('/blog', (request, reply) => {
+  reply.send(blogPost())
+})
 
-async function main () {
+async function main() {
   await app.listen({ port: port(), host: HOST })
   announce('fastify-noschema', app.server.address().port)
   onShutdown(() => app.close())

@@ -13,15 +13,23 @@ const validate = validationEnabled()
 const app = Fastify({ logger: false })
 
 // A string reply is sent as it is (text/plain), so /hello has nothing to serialise and no schema.
-app.get('/hello', (request, reply) => { reply.send(HELLO_TEXT) })
-app.get('/json', { schema: { response: { 200: schemas.json } } }, (request, reply) => { reply.send(helloObject()) })
-app.get('/blog', { schema: { response: { 200: schemas.blog } } }, (request, reply) => { reply.send(blogPost()) })
+app.get('/hello', (request, reply) => {
+  reply.send(HELLO_TEXT)
+})
+app.get('/json', { schema: { response: { 200: schemas.json } } }, (request, reply) => {
+  reply.send(helloObject())
+})
+app.get('/blog', { schema: { response: { 200: schemas.blog } } }, (request, reply) => {
+  reply.send(blogPost())
+})
 
 const validateSchema = { response: { 200: schemas.ok } }
 if (validate) validateSchema.body = schemas.validateBody
-app.post('/validate', { schema: validateSchema }, (request, reply) => { reply.send({ ok: true }) })
+app.post('/validate', { schema: validateSchema }, (request, reply) => {
+  reply.send({ ok: true })
+})
 
-async function main () {
+async function main() {
   await app.listen({ port: port(), host: HOST })
   announce('fastify', app.server.address().port, { validate })
   onShutdown(() => app.close())

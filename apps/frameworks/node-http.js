@@ -6,7 +6,7 @@ const http = require('node:http')
 const { serveHttp } = require('../lib/contract')
 const { HELLO_TEXT, helloObject, blogPost } = require('./lib/payloads')
 
-function sendJson (res, value) {
+function sendJson(res, value) {
   const body = JSON.stringify(value)
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
   res.end(body)
@@ -18,7 +18,10 @@ const server = http.createServer((req, res) => {
   if (req.method === 'GET') {
     switch (path) {
       case '/hello':
-        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(HELLO_TEXT) })
+        res.writeHead(200, {
+          'content-type': 'text/plain; charset=utf-8',
+          'content-length': Buffer.byteLength(HELLO_TEXT),
+        })
         res.end(HELLO_TEXT)
         return
       case '/json':

@@ -6,7 +6,7 @@ const polka = require('polka')
 const { serveHttp } = require('../lib/contract')
 const { HELLO_TEXT, helloObject, blogPost } = require('./lib/payloads')
 
-function sendJson (res, value) {
+function sendJson(res, value) {
   const body = JSON.stringify(value)
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
   res.end(body)

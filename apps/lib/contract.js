@@ -9,7 +9,7 @@
 
 const HOST = process.env.HOST || '127.0.0.1'
 
-function port () {
+function port() {
   const raw = process.env.PORT === undefined || process.env.PORT === '' ? '0' : process.env.PORT
   const value = Number(raw)
   if (!Number.isInteger(value) || value < 0 || value > 65535) {
@@ -18,13 +18,15 @@ function port () {
   return value
 }
 
-function announce (name, boundPort, extra = {}) {
+function announce(name, boundPort, extra = {}) {
   const url = `http://${HOST.includes(':') ? `[${HOST}]` : HOST}:${boundPort}`
-  process.stdout.write(JSON.stringify({ workbook: 'listening', app: name, url, port: boundPort, pid: process.pid, ...extra }) + '\n')
+  process.stdout.write(
+    `${JSON.stringify({ workbook: 'listening', app: name, url, port: boundPort, pid: process.pid, ...extra })}\n`,
+  )
 }
 
 let shuttingDown = false
-function onShutdown (close, { graceMs = 5000 } = {}) {
+function onShutdown(close, { graceMs = 5000 } = {}) {
   const shutdown = async (why) => {
     if (shuttingDown) return
     shuttingDown = true
@@ -36,7 +38,7 @@ function onShutdown (close, { graceMs = 5000 } = {}) {
     try {
       await close()
     } catch (err) {
-      process.stderr.write(`error while closing: ${err && err.stack}\n`)
+      process.stderr.write(`error while closing: ${err?.stack}\n`)
     }
     process.exit(0)
   }
@@ -49,7 +51,7 @@ function onShutdown (close, { graceMs = 5000 } = {}) {
   }
 }
 
-function closeHttp (server) {
+function closeHttp(server) {
   return new Promise((resolve) => {
     server.close(() => resolve())
     if (typeof server.closeAllConnections === 'function') server.closeAllConnections()
@@ -57,7 +59,7 @@ function closeHttp (server) {
 }
 
 // Serve any node:http.Server (express, koa, restify's .server, hono's adaptor, ...).
-function serveHttp (name, server, extra) {
+function serveHttp(name, server, extra) {
   server.listen(port(), HOST, () => announce(name, server.address().port, extra))
   onShutdown(() => closeHttp(server))
   return server

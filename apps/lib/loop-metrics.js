@@ -46,22 +46,23 @@ const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
 const MAX_ROWS = 3600
 const PATH = '/__metrics'
 
-function envInt (name, fallback, min) {
+function envInt(name, fallback, min) {
   const raw = process.env[name]
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
   return value
 }
 
 const ms = (ns) => Math.round(ns / 1e3) / 1e3 // nanoseconds -> milliseconds, 3 decimals
 const round3 = (x) => Math.round(x * 1e3) / 1e3
 
-function createLoopMetrics ({
+function createLoopMetrics({
   name,
   info = {},
   resolutionMs = envInt('LOOP_METRICS_RESOLUTION_MS', 10, 1),
-  intervalMs = envInt('LOOP_METRICS_INTERVAL_MS', 1000, 10)
+  intervalMs = envInt('LOOP_METRICS_INTERVAL_MS', 1000, 10),
 } = {}) {
   const cumulative = monitorEventLoopDelay({ resolution: resolutionMs })
   const interval = monitorEventLoopDelay({ resolution: resolutionMs })
@@ -71,7 +72,7 @@ function createLoopMetrics ({
   let startedAt, startMono, startElu, lastTickMono, lastTickElu
   let series = []
 
-  function restart () {
+  function restart() {
     cumulative.reset()
     interval.reset()
     series = []
@@ -83,7 +84,7 @@ function createLoopMetrics ({
   }
 
   // One row from the interval histogram, without resetting it.
-  function row (now, eluNow) {
+  function row(now, eluNow) {
     const samples = interval.count
     return {
       t: round3((now - startMono) / 1000),
@@ -92,11 +93,11 @@ function createLoopMetrics ({
       delayP50Ms: samples ? ms(interval.percentile(50)) : null,
       delayP99Ms: samples ? ms(interval.percentile(99)) : null,
       delayMaxMs: samples ? ms(interval.max) : null,
-      elu: round3(performance.eventLoopUtilization(eluNow, lastTickElu).utilization)
+      elu: round3(performance.eventLoopUtilization(eluNow, lastTickElu).utilization),
     }
   }
 
-  function tick () {
+  function tick() {
     const now = performance.now()
     const eluNow = performance.eventLoopUtilization()
     series.push(row(now, eluNow))
@@ -106,7 +107,7 @@ function createLoopMetrics ({
     lastTickElu = eluNow
   }
 
-  function histogram () {
+  function histogram() {
     const n = cumulative.count
     const pick = (value) => (n ? ms(value) : null)
     return {
@@ -119,11 +120,11 @@ function createLoopMetrics ({
       p999: pick(cumulative.percentile(99.9)),
       max: pick(cumulative.max),
       resolutionMs,
-      elu: round3(performance.eventLoopUtilization(startElu).utilization)
+      elu: round3(performance.eventLoopUtilization(startElu).utilization),
     }
   }
 
-  function snapshot () {
+  function snapshot() {
     const now = performance.now()
     return {
       loopMetrics: 1,
@@ -136,23 +137,23 @@ function createLoopMetrics ({
       info: typeof info === 'function' ? info() : info,
       histogram: histogram(),
       series: series.slice(),
-      current: row(now, performance.eventLoopUtilization())
+      current: row(now, performance.eventLoopUtilization()),
     }
   }
 
-  function send (res, status, body) {
+  function send(res, status, body) {
     const json = typeof body !== 'string'
-    const text = (json ? JSON.stringify(body) : body) + '\n'
+    const text = `${json ? JSON.stringify(body) : body}\n`
     res.writeHead(status, {
       'content-type': json ? 'application/json' : 'text/plain',
       'content-length': Buffer.byteLength(text),
-      'cache-control': 'no-store'
+      'cache-control': 'no-store',
     })
     res.end(text)
   }
 
   // Answers /__metrics requests; returns false (and touches nothing) for every other URL.
-  function handle (req, res) {
+  function handle(req, res) {
     const url = req.url || ''
     if (!url.startsWith(PATH)) return false
     const rest = url.slice(PATH.length)
@@ -190,7 +191,7 @@ function createLoopMetrics ({
   const timer = setInterval(tick, intervalMs)
   timer.unref()
 
-  function stop () {
+  function stop() {
     clearInterval(timer)
     cumulative.disable()
     interval.disable()
@@ -201,14 +202,16 @@ function createLoopMetrics ({
 
 // Wrap every 'request' listener of a node:http (or https/http2-compat) server so that
 // /__metrics is answered first. Call it AFTER the app's handler is installed.
-function attachLoopMetrics (server, options) {
+function attachLoopMetrics(server, options) {
   const listeners = server.listeners('request')
   if (listeners.length === 0) {
-    throw new TypeError('attachLoopMetrics: the server has no request listener yet; call it after http.createServer(handler)')
+    throw new TypeError(
+      'attachLoopMetrics: the server has no request listener yet; call it after http.createServer(handler)',
+    )
   }
   const metrics = createLoopMetrics(options)
   server.removeAllListeners('request')
-  server.on('request', function loopMetricsFirst (req, res) {
+  server.on('request', function loopMetricsFirst(req, res) {
     if (metrics.handle(req, res)) return
     for (const listener of listeners) listener.call(this, req, res)
   })

@@ -20,28 +20,29 @@ const KEY_LENGTH = 32
 const DIGEST = 'sha256'
 const FIRST_KEY = Buffer.from('expensive')
 
-function envInt (name, fallback, min = 1) {
+function envInt(name, fallback, min = 1) {
   const raw = process.env[name]
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`)
   return value
 }
 
-function workConfig () {
+function workConfig() {
   return {
     rounds: envInt('WORK_ROUNDS', 20),
-    iterations: envInt('WORK_ITERATIONS', 20000)
+    iterations: envInt('WORK_ITERATIONS', 20000),
   }
 }
 
 // One round, synchronously: blocks the calling thread for about 1/rounds of the work.
-function workRound (key, iterations) {
+function workRound(key, iterations) {
   return crypto.pbkdf2Sync(key, SALT, iterations, KEY_LENGTH, DIGEST)
 }
 
 // All the work, synchronously. Returns the final key as hex.
-function workSync ({ rounds, iterations }) {
+function workSync({ rounds, iterations }) {
   let key = FIRST_KEY
   for (let i = 0; i < rounds; i++) key = workRound(key, iterations)
   return key.toString('hex')
@@ -49,19 +50,19 @@ function workSync ({ rounds, iterations }) {
 
 const CHEAP_BODY = JSON.stringify({ cheap: true })
 
-function sendJson (res, status, value) {
+function sendJson(res, status, value) {
   const body = typeof value === 'string' ? value : JSON.stringify(value)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
   res.end(body)
 }
 
-function notFound (res) {
+function notFound(res) {
   res.writeHead(404, { 'content-type': 'text/plain' })
   res.end('not found\n')
 }
 
 // The path without its query string.
-function pathOf (req) {
+function pathOf(req) {
   const q = req.url.indexOf('?')
   return q === -1 ? req.url : req.url.slice(0, q)
 }
@@ -69,8 +70,8 @@ function pathOf (req) {
 // loop-blocking's request handler, shared with the shedding apps that put a check in front of it:
 // GET /cheap at once; GET /expensive after `work`, synchronously (the whole event loop stops
 // there); anything else 404.
-function blockingHandler (work) {
-  return function handle (req, res) {
+function blockingHandler(work) {
+  return function handle(req, res) {
     const path = req.method === 'GET' ? pathOf(req) : null
     if (path === '/cheap') return sendJson(res, 200, CHEAP_BODY)
     if (path === '/expensive') {
@@ -82,4 +83,18 @@ function blockingHandler (work) {
   }
 }
 
-module.exports = { SALT, KEY_LENGTH, DIGEST, FIRST_KEY, envInt, workConfig, workRound, workSync, CHEAP_BODY, sendJson, notFound, pathOf, blockingHandler }
+module.exports = {
+  SALT,
+  KEY_LENGTH,
+  DIGEST,
+  FIRST_KEY,
+  envInt,
+  workConfig,
+  workRound,
+  workSync,
+  CHEAP_BODY,
+  sendJson,
+  notFound,
+  pathOf,
+  blockingHandler,
+}

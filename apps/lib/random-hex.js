@@ -9,12 +9,12 @@
 // each call; no byte is handed out twice.
 const crypto = require('node:crypto')
 
-function randomHexSource (bytes, { batch = 64 } = {}) {
+function randomHexSource(bytes, { batch = 64 } = {}) {
   if (!Number.isInteger(bytes) || bytes < 1) throw new Error(`bytes must be a positive integer, got ${bytes}`)
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`batch must be a positive integer, got ${batch}`)
   const pool = Buffer.allocUnsafeSlow(bytes * batch)
   let used = pool.length // empty: filled on the first call
-  return function randomHex () {
+  return function randomHex() {
     if (used === pool.length) {
       crypto.randomFillSync(pool)
       used = 0

@@ -42,8 +42,8 @@ const doc = {
     tags: ['red', 'green', 'blue'],
     price: i * 1.5,
     active: i % 2 === 0,
-    nested: { x: i, y: String(i) }
-  }))
+    nested: { x: i, y: String(i) },
+  })),
 }
 
 // --- the regular expression: nested quantifiers that can match the same "a"s in
@@ -51,11 +51,11 @@ const doc = {
 const EVIL = /^(\w+\s?)*$/
 // V8 runs a new regexp in its bytecode interpreter first (several times slower) and compiles
 // it to machine code once used again: warm it up so that the first request is not special.
-for (let i = 0; i < 3; i++) EVIL.test('a'.repeat(12) + '!')
+for (let i = 0; i < 3; i++) EVIL.test(`${'a'.repeat(12)}!`)
 
 const ms = (since) => Math.round((performance.now() - since) * 10) / 10
 
-function jsonRoundTrip (res, parse, text) {
+function jsonRoundTrip(res, parse, text) {
   let t = performance.now()
   let value
   try {
@@ -86,7 +86,7 @@ const server = http.createServer((req, res) => {
     const t = performance.now()
     fs.promises.readFile(file).then(
       (data) => sendJson(res, 200, { bytes: data.length, readMs: ms(t) }),
-      (err) => sendJson(res, 500, { error: err.message })
+      (err) => sendJson(res, 500, { error: err.message }),
     )
     return
   }
@@ -112,7 +112,7 @@ const server = http.createServer((req, res) => {
   if (route === 'GET /regex') {
     const asked = Number(new URL(req.url, 'http://x').searchParams.get('n') || regexN)
     const n = Number.isInteger(asked) && asked > 0 ? Math.min(asked, regexMaxN) : regexN
-    const input = 'a'.repeat(n) + '!'
+    const input = `${'a'.repeat(n)}!`
     const t = performance.now()
     const matched = EVIL.test(input)
     return sendJson(res, 200, { n, matched, regexMs: ms(t) })

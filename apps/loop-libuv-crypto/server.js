@@ -12,19 +12,30 @@ const crypto = require('node:crypto')
 const { performance } = require('node:perf_hooks')
 const { serveHttp } = require('../lib/contract')
 const { attachLoopMetrics } = require('../lib/loop-metrics')
-const { workConfig, FIRST_KEY, SALT, KEY_LENGTH, DIGEST, CHEAP_BODY, sendJson, notFound, pathOf } = require('../lib/loop-work')
+const {
+  workConfig,
+  FIRST_KEY,
+  SALT,
+  KEY_LENGTH,
+  DIGEST,
+  CHEAP_BODY,
+  sendJson,
+  notFound,
+  pathOf,
+} = require('../lib/loop-work')
 
 const NAME = 'loop-libuv-crypto'
 const work = workConfig()
 // What libuv will do with the variable: unset -> 4; otherwise atoi(), 0 -> 1, capped at 1024.
-const uvThreadpoolSize = process.env.UV_THREADPOOL_SIZE === undefined
-  ? 4
-  : Math.min(1024, Math.max(1, Number.parseInt(process.env.UV_THREADPOOL_SIZE, 10) || 0))
+const uvThreadpoolSize =
+  process.env.UV_THREADPOOL_SIZE === undefined
+    ? 4
+    : Math.min(1024, Math.max(1, Number.parseInt(process.env.UV_THREADPOOL_SIZE, 10) || 0))
 
 // The same rounds as workSync(); each round is one async pbkdf2 call, chained.
-function workAsync ({ rounds, iterations }, done) {
+function workAsync({ rounds, iterations }, done) {
   let round = 0
-  function next (err, key) {
+  function next(err, key) {
     if (err) return done(err)
     if (round === rounds) return done(null, key.toString('hex'))
     round++

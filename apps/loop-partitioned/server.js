@@ -15,10 +15,10 @@ const chunkRounds = envInt('CHUNK_ROUNDS', 1)
 // The same rounds as workSync(), but yielding to the event loop after every chunk.
 // setImmediate (not process.nextTick or a resolved promise, which run before I/O) lets
 // the poll phase accept and answer other requests between two chunks.
-function workPartitioned ({ rounds, iterations }, done) {
+function workPartitioned({ rounds, iterations }, done) {
   let key = FIRST_KEY
   let round = 0
-  function chunk () {
+  function chunk() {
     const end = Math.min(rounds, round + chunkRounds)
     for (; round < end; round++) key = workRound(key, iterations)
     if (round < rounds) setImmediate(chunk)

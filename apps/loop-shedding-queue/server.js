@@ -23,7 +23,7 @@ const latencyBudgetMs = envInt('LATENCY_BUDGET_MS', 50)
 const maxWaitMs = envInt('MAX_WAIT_MS', Math.floor(latencyBudgetMs / 2), 0)
 
 // How long ago the request was stamped, in ms; null without a usable stamp.
-function waitedMs (req) {
+function waitedMs(req) {
   const raw = req.headers[STAMP]
   if (typeof raw !== 'string') return null
   const stamped = Number(raw.startsWith('t=') ? raw.slice(2) : raw)
@@ -45,6 +45,12 @@ const server = http.createServer((req, res) => {
   serve(req, res) // loop-blocking's handler: an accepted /expensive still blocks the loop for its whole work
 })
 
-const extra = { workRounds: work.rounds, workIterations: work.iterations, latencyBudgetMs, maxWaitMs, stampHeader: STAMP }
+const extra = {
+  workRounds: work.rounds,
+  workIterations: work.iterations,
+  latencyBudgetMs,
+  maxWaitMs,
+  stampHeader: STAMP,
+}
 attachLoopMetrics(server, { name: NAME, info: () => ({ ...extra, ...counts }) })
 serveHttp(NAME, server, extra)

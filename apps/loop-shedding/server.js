@@ -23,13 +23,14 @@ const shedIfOverloaded = protect('http', {
   maxEventLoopDelay: maxDelayMs,
   sampleInterval: sampleIntervalMs,
   clientRetrySecs: 1, // Retry-After: 1
-  production: true // 503 body is plain "Service Unavailable"
+  production: true, // 503 body is plain "Service Unavailable"
 })
 
 const counts = { accepted: 0, shed: 0 }
 
 const server = http.createServer((req, res) => {
-  if (shedIfOverloaded(req, res)) { // true: it has already answered 503
+  if (shedIfOverloaded(req, res)) {
+    // true: it has already answered 503
     counts.shed++
     return
   }
@@ -41,6 +42,11 @@ server.once('close', () => shedIfOverloaded.stop())
 const extra = { workRounds: work.rounds, workIterations: work.iterations, maxDelayMs, sampleIntervalMs }
 attachLoopMetrics(server, {
   name: NAME,
-  info: () => ({ ...extra, ...counts, overloaded: shedIfOverloaded.overload, lastDelayMs: Math.round(shedIfOverloaded.eventLoopDelay * 1000) / 1000 })
+  info: () => ({
+    ...extra,
+    ...counts,
+    overloaded: shedIfOverloaded.overload,
+    lastDelayMs: Math.round(shedIfOverloaded.eventLoopDelay * 1000) / 1000,
+  }),
 })
 serveHttp(NAME, server, extra)

@@ -24,7 +24,7 @@ const pool = new Piscina({
   filename: path.join(__dirname, 'worker.js'),
   minThreads: poolThreads, // start them all now: no thread start-up inside a measurement
   maxThreads: poolThreads,
-  idleTimeout: Infinity
+  idleTimeout: Infinity,
 })
 
 const server = http.createServer((req, res) => {
@@ -34,7 +34,7 @@ const server = http.createServer((req, res) => {
     const start = performance.now()
     pool.run(work).then(
       (digest) => sendJson(res, 200, { digest, ...work, workMs: Math.round(performance.now() - start) }),
-      (err) => sendJson(res, 500, { error: err.message })
+      (err) => sendJson(res, 500, { error: err.message }),
     )
     return
   }

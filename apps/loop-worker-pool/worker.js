@@ -3,6 +3,6 @@
 // It still blocks a thread for the whole work, just not the one that answers HTTP requests.
 const { workSync } = require('../lib/loop-work')
 
-module.exports = function expensive (work) {
+module.exports = function expensive(work) {
   return workSync(work)
 }

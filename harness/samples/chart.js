@@ -7,15 +7,18 @@ const path = require('node:path')
 const wb = require('@workbook/harness')
 
 // Made-up figures: this sample shows the drawing, not a measurement.
-const chart = wb.barsWithSpread([
-  { label: 'server A', median: 40000, min: 36000, max: 43000 },
-  { label: 'server B', median: 15000, min: 14000, max: 17500 },
-], { title: 'A chart outside the notebook', subtitle: 'made-up figures', unit: 'req/s' })
+const chart = wb.barsWithSpread(
+  [
+    { label: 'server A', median: 40000, min: 36000, max: 43000 },
+    { label: 'server B', median: 15000, min: 14000, max: 17500 },
+  ],
+  { title: 'A chart outside the notebook', subtitle: 'made-up figures', unit: 'req/s' },
+)
 
 const dir = path.join(wb.resultsDir, 'samples')
 fs.mkdirSync(dir, { recursive: true })
 wb.show(chart, {
-  update (bundle) {
+  update(bundle) {
     fs.writeFileSync(path.join(dir, 'chart.svg'), bundle['image/svg+xml'])
     fs.writeFileSync(path.join(dir, 'chart.png'), bundle['image/png'])
     console.log(bundle['text/plain'])

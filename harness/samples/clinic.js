@@ -3,16 +3,31 @@
 // on a quiet machine. Run: node_modules/node/bin/node harness/samples/clinic.js [app-name]
 const wb = require('@workbook/harness')
 
-async function main () {
+async function main() {
   const app = process.argv[2] || 'hello-http'
   const d = await wb.clinicDoctor(app, { seconds: 3, connections: 10 })
   console.log(`doctor: ${d.html}`)
-  console.log(`  verdict "${d.data.analysis.issueCategory}", ${d.data.processStat.length} samples, load ${JSON.stringify(d.load)}`)
+  console.log(
+    `  verdict "${d.data.analysis.issueCategory}", ${d.data.processStat.length} samples, load ${JSON.stringify(d.load)}`,
+  )
   const f = await wb.clinicFlame(app, { seconds: 3, connections: 10 })
   console.log(`flame: ${f.html}`)
   console.log(`  ${f.data.ticks} ticks; on top of the stack most often:`)
-  for (const fr of f.data.top.slice(0, 8)) console.log(`  ${(fr.selfShare * 100).toFixed(1).padStart(5)} %  ${fr.type.padEnd(10)} ${fr.name.slice(0, 90)}`)
-  console.log(`  the app's own frames: ${f.data.app.length ? f.data.app.slice(0, 3).map((fr) => fr.name).join('; ') : 'none sampled'}`)
+  for (const fr of f.data.top.slice(0, 8))
+    console.log(`  ${(fr.selfShare * 100).toFixed(1).padStart(5)} %  ${fr.type.padEnd(10)} ${fr.name.slice(0, 90)}`)
+  console.log(
+    `  the app's own frames: ${
+      f.data.app.length
+        ? f.data.app
+            .slice(0, 3)
+            .map((fr) => fr.name)
+            .join('; ')
+        : 'none sampled'
+    }`,
+  )
 }
 
-main().catch((err) => { console.error(err); process.exitCode = 1 })
+main().catch((err) => {
+  console.error(err)
+  process.exitCode = 1
+})

@@ -5,9 +5,19 @@ const wb = require('@workbook/harness')
 
 wb.withApp('loop-blocking', async (app) => {
   const alone = await wb.pacedLoad({ target: app, path: '/cheap', rate: 200, seconds: 2 })
-  console.log(`/cheap alone: p99 ${alone.latencyMs.p99} ms, ${alone.completed} answers, ${alone.non2xx} non-2xx`)
-  const r = await wb.contention({ key: 'blocked', target: app, background: { path: '/expensive', rate: 4 }, metrics: true }, { rounds: 1, seconds: 2, warmupSeconds: 0 })
-  console.log(`/cheap beside /expensive 4/s: p99 ${r.cheap.latencyMs.p99} ms; /expensive p50 ${r.background.latencyMs.p50} ms`)
+  console.log(`/cheap alone: p99 ${alone.latencyMs.p99} ms, ${alone.totalRequests} answers, ${alone.non2xx} non-2xx`)
+  const r = await wb.contention(
+    { key: 'blocked', target: app, background: { path: '/expensive', rate: 4 }, metrics: true },
+    { rounds: 1, seconds: 2, warmupSeconds: 0 },
+  )
+  console.log(
+    `/cheap beside /expensive 4/s: p99 ${r.cheap.latencyMs.p99} ms; /expensive p50 ${r.background.latencyMs.p50} ms`,
+  )
   const m = r.runs[0].metrics
-  console.log(`event-loop delay p99 ${m.histogram.p99} ms (resolution ${m.resolutionMs} ms), utilisation ${m.histogram.elu}`)
-}).catch((err) => { console.error(err); process.exitCode = 1 })
+  console.log(
+    `event-loop delay p99 ${m.histogram.p99} ms (resolution ${m.resolutionMs} ms), utilisation ${m.histogram.elu}`,
+  )
+}).catch((err) => {
+  console.error(err)
+  process.exitCode = 1
+})

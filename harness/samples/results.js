@@ -7,5 +7,7 @@ const file = wb.saveResults('sample-results', { note: 'made-up figures', reqPerS
 const saved = wb.loadResults('sample-results')
 console.log(`saved to ${file} at ${saved.savedAt}`)
 console.log(wb.describeMachine(saved.fingerprint))
-console.log(`median ${saved.data.reqPerSec.median} req/s, spread ${(saved.data.reqPerSec.relativeSpread * 100).toFixed(1)} %`)
+console.log(
+  `median ${saved.data.reqPerSec.median} req/s, spread ${(saved.data.reqPerSec.relativeSpread * 100).toFixed(1)} %`,
+)
 console.log(`a notebook that never saved: ${JSON.stringify(wb.loadResults('no-such-notebook'))}`)

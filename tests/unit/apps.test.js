@@ -4,14 +4,14 @@ const { spawn } = require('node:child_process')
 const readline = require('node:readline')
 const path = require('node:path')
 const h = require('@workbook/harness')
-const { fixture, alive, waitUntil } = require('./helpers')
+const { fixture, server, alive, waitUntil, freePort } = require('./helpers')
 
 test('startApp starts a registered app on a free loopback port and stop() exits it cleanly', async (t) => {
   const app = await h.startApp('hello-http')
   t.after(() => app.stop())
   t.assert.match(app.url, /^http:\/\/127\.0\.0\.1:\d+$/)
   t.assert.ok(app.port > 0)
-  const res = await fetch(app.url + '/')
+  const res = await fetch(`${app.url}/`)
   t.assert.deepStrictEqual(await res.json(), { hello: 'world' })
   t.assert.deepStrictEqual(h.running(), [app.groupId])
   const info = await app.stop()
@@ -20,37 +20,66 @@ test('startApp starts a registered app on a free loopback port and stop() exits 
   t.assert.deepStrictEqual(h.running(), [])
 })
 
-test('an app that crashes at start fails fast with the tail of its stderr', async (t) => {
+test('an app that crashes at start fails fast, saying so, with the end of its stderr as a field', async (t) => {
   const started = Date.now()
   await t.assert.rejects(h.startApp({ entry: fixture('crash-at-start.js') }), (err) => {
-    t.assert.match(err.message, /exited \(code 1, signal null\) before listening/)
-    t.assert.match(err.message, /planted failure: missing configuration DATABASE_URL/)
+    t.assert.ok(err instanceof h.AppStartError)
+    t.assert.strictEqual(err.code, 'WB_APP_EXITED')
+    t.assert.match(err.summary, /^app "crash-at-start" exited with code 1 before it listened$/)
+    t.assert.match(err.stderr, /planted failure: missing configuration DATABASE_URL/)
+    t.assert.match(
+      err.message,
+      /Try: it crashed while starting[\s\S]*--- stderr \(last lines\) ---[\s\S]*planted failure/,
+    )
     return true
   })
   t.assert.ok(Date.now() - started < 10_000)
 })
 
-test('an app that never listens fails within the start timeout, and is killed', async (t) => {
+test('an app that never listens fails within the start timeout with what it printed, and is killed', async (t) => {
   const before = new Set(h.running())
   await t.assert.rejects(h.startApp({ entry: fixture('never-listens.js') }, { startTimeoutMs: 1500 }), (err) => {
-    t.assert.match(err.message, /did not report listening within 1500 ms/)
-    t.assert.match(err.message, /waiting for a database that never comes/)
+    t.assert.strictEqual(err.code, 'WB_APP_SILENT')
+    t.assert.match(err.message, /did not listen within 1500 ms, and did not exit/)
+    t.assert.match(err.message, /Try: the harness learns the address from the server's 'listening' event/)
+    t.assert.match(err.stderr, /waiting for a database that never comes/)
     return true
   })
-  t.assert.deepStrictEqual(h.running().filter((g) => !before.has(g)), [])
+  t.assert.deepStrictEqual(
+    h.running().filter((g) => !before.has(g)),
+    [],
+  )
 })
 
-test('an app answering 404 on its probe path fails with the status and body', async (t) => {
-  await t.assert.rejects(h.startApp({ entry: fixture('not-found.js'), probe: '/' }), /answered 404 to GET \/: no such route/)
+test('an app answering 404 on its probe path fails with the status, the body and a hint', async (t) => {
+  await t.assert.rejects(h.startApp({ entry: fixture('not-found.js'), probe: '/' }), (err) => {
+    t.assert.strictEqual(err.code, 'WB_APP_PROBE')
+    t.assert.match(err.message, /answered 404 to GET \/: no such route/)
+    t.assert.match(err.message, /Try: does the app serve \/\?/)
+    return true
+  })
 })
 
-test('unknown app names are refused with the list of known apps', async (t) => {
-  await t.assert.rejects(h.startApp('no-such-app'), /no app named "no-such-app" in the registry; known: .*hello-http/)
+test('an unknown app name is refused with the list of known apps, and the way to pass a file', async (t) => {
+  await t.assert.rejects(h.startApp('no-such-app'), (err) => {
+    t.assert.strictEqual(err.code, 'WB_APP_NOT_FOUND')
+    t.assert.match(
+      err.message,
+      /no app named "no-such-app" in the registry\nTry: pass a path to a server file .*hello-http/,
+    )
+    return true
+  })
+  await t.assert.rejects(h.startApp('./no/such/server.js'), /app entry not found: .*no\/such\/server\.js/)
 })
 
 test('stop() escalates to SIGKILL and reaps the whole process group', async (t) => {
   const app = await h.startApp({ entry: fixture('ignores-sigint.js') }, { probe: false })
-  const grandchild = JSON.parse(app.stdout().split('\n').find((l) => l.includes('grandchild'))).grandchild
+  const grandchild = JSON.parse(
+    app
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('grandchild')),
+  ).grandchild
   t.assert.ok(alive(grandchild))
   const info = await app.stop({ timeoutMs: 500 })
   t.assert.strictEqual(info.signal, 'SIGKILL')
@@ -60,13 +89,22 @@ test('stop() escalates to SIGKILL and reaps the whole process group', async (t) 
 
 test('withApp stops the app even when the body throws', async (t) => {
   let pid = 0
-  await t.assert.rejects(h.withApp('hello-http', async (app) => { pid = app.pid; throw new Error('cell failed') }), /cell failed/)
+  await t.assert.rejects(
+    h.withApp('hello-http', async (app) => {
+      pid = app.pid
+      throw new Error('cell failed')
+    }),
+    /cell failed/,
+  )
   t.assert.ok(pid > 0)
   t.assert.strictEqual(alive(pid), false)
 })
 
 test('an app outlives no killed parent: it exits when its stdin closes', async (t) => {
-  const parent = spawn(process.execPath, [fixture('spawn-and-orphan.js')], { cwd: path.join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] })
+  const parent = spawn(process.execPath, [fixture('spawn-and-orphan.js')], {
+    cwd: path.join(__dirname, '..', '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const line = await new Promise((resolve) => readline.createInterface({ input: parent.stdout }).once('line', resolve))
   const { pid } = JSON.parse(line)
   t.assert.ok(alive(pid))
@@ -87,7 +125,8 @@ test('a runtime that does not exist fails at once, with the OS error', async (t)
   const started = Date.now()
   await t.assert.rejects(h.startApp('hello-http', { runtime: '/nonexistent/bin/bun' }), (err) => {
     t.assert.ok(err instanceof h.AppStartError)
-    t.assert.match(err.message, /could not start \/nonexistent\/bin\/bun: spawn \/nonexistent\/bin\/bun ENOENT \(no such file/)
+    t.assert.strictEqual(err.code, 'WB_APP_SPAWN')
+    t.assert.match(err.message, /could not start app "hello-http": no such file: \/nonexistent\/bin\/bun/)
     return true
   })
   t.assert.ok(Date.now() - started < 2000)
@@ -96,6 +135,90 @@ test('a runtime that does not exist fails at once, with the OS error', async (t)
 
 test('a probe path that leads off loopback is refused, and the app is stopped', async (t) => {
   const before = h.running().length
-  await t.assert.rejects(h.startApp('hello-http', { probe: '//example.com/' }), /listens but GET \/\/example\.com\/ failed: refusing path/)
+  await t.assert.rejects(
+    h.startApp('hello-http', { probe: '//example.com/' }),
+    /listens but GET \/\/example\.com\/ failed: refusing path/,
+  )
   t.assert.strictEqual(h.running().length, before)
+})
+
+test('apps run on their own core and the result says so; pin: false runs them anywhere', async (t) => {
+  const p = h.pinning()
+  const pinned = await h.startApp('hello-http')
+  t.after(() => pinned.stop())
+  const free = await h.startApp('hello-http', { pin: false })
+  t.after(() => free.stop())
+  const allowed = (pid) =>
+    /Cpus_allowed_list:\s*(\S+)/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))[1]
+  if (!p.enabled) return t.skip(`pinning is off here: ${p.reason}`)
+  t.assert.strictEqual(pinned.cpus, p.server)
+  t.assert.strictEqual(allowed(pinned.pid), p.server)
+  t.assert.strictEqual(free.cpus, null)
+  t.assert.notStrictEqual(allowed(free.pid), p.server)
+})
+
+// Ordinary servers: not the workbook's, no JSON line, no contract. The probe hears them listen.
+
+test("an ordinary server on PORT (a tutorial's server) starts, its log line kept, and its address learnt from itself", async (t) => {
+  const app = await h.startApp(server('env-port.js'))
+  t.after(() => app.stop())
+  t.assert.strictEqual(app.name, 'env-port')
+  t.assert.deepStrictEqual(await (await fetch(app.url)).json(), { hello: 'world' })
+  t.assert.match(app.stdout(), /Server running/)
+  const info = await app.stop()
+  t.assert.deepStrictEqual(info, { code: 0, signal: null }, 'SIGINT ends it cleanly, though it has no handler')
+})
+
+test('a server listening on all interfaces is loaded on loopback, with a warning', async (t) => {
+  const app = await h.startApp(server('env-port.js'))
+  t.after(() => app.stop())
+  t.assert.match(app.url, /^http:\/\/127\.0\.0\.1:\d+$/)
+  t.assert.match(app.warning, /listens on all interfaces \((::|0\.0\.0\.0):\d+\).*loads it on 127\.0\.0\.1 only/)
+})
+
+test('a server on a fixed port of its own, an ES module, and an express app all start', async (t) => {
+  const port = await freePort()
+  await h.withApp(
+    server('fixed-port.js'),
+    async (app) => {
+      t.assert.strictEqual(app.port, port)
+      t.assert.strictEqual(await (await fetch(app.url)).text(), 'fixed\n')
+    },
+    { env: { FIXED_PORT: String(port) } },
+  )
+  await h.withApp(server('esm-server.mjs'), async (app) =>
+    t.assert.strictEqual(await (await fetch(app.url)).text(), 'esm\n'),
+  )
+  await h.withApp(server('express-server.js'), async (app) => {
+    t.assert.deepStrictEqual(await (await fetch(app.url)).json(), { framework: 'express' })
+  })
+})
+
+test('an app with its own SIGINT handler keeps it: the harness does not exit for it', async (t) => {
+  const app = await h.startApp(server('own-sigint.js'))
+  const info = await app.stop()
+  t.assert.deepStrictEqual(info, { code: 0, signal: null })
+  t.assert.match(app.stdout(), /goodbye from the app's own handler/)
+})
+
+test('a server that listens twice is refused with both addresses, unless the port to load is given', async (t) => {
+  await t.assert.rejects(h.startApp(server('listens-twice.js')), (err) => {
+    t.assert.strictEqual(err.code, 'WB_APP_LISTENED_TWICE')
+    t.assert.match(
+      err.message,
+      /listens on 2 addresses \(127\.0\.0\.1:\d+ and 127\.0\.0\.1:\d+\)[\s\S]*Try: pass \{ port: N \}/,
+    )
+    return true
+  })
+  t.assert.deepStrictEqual(h.running(), [])
+})
+
+test('a script that ends without serving is told apart from a crash', async (t) => {
+  await t.assert.rejects(h.startApp(server('exits-quietly.js')), (err) => {
+    t.assert.strictEqual(err.code, 'WB_APP_EXITED')
+    t.assert.match(err.summary, /exited with code 0 before it listened/)
+    t.assert.match(err.hint, /it ended without error: it never started a server/)
+    t.assert.match(err.stdout, /computed 42; nothing to serve/)
+    return true
+  })
 })

@@ -3,17 +3,25 @@ const { test } = require('node:test')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { internal } = require('./helpers')
 
 test('charts render to SVG with a title, to PNG, and to a text fallback', (t) => {
   const h = require('@workbook/harness')
-  const { toPng } = require('@workbook/harness/dist/render')
-  const chart = h.barsWithSpread([{ label: 'a', median: 10, min: 8, max: 12 }, { label: 'b', median: 20, min: 19, max: 25 }], { title: 'Two bars', unit: 'req/s' })
+  const { toPng } = internal('charts/render')
+  const { plot } = internal('charts/plot')
+  const chart = h.barsWithSpread(
+    [
+      { label: 'a', median: 10, min: 8, max: 12 },
+      { label: 'b', median: 20, min: 19, max: 25 },
+    ],
+    { title: 'Two bars', unit: 'req/s' },
+  )
   t.assert.match(chart.svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/)
   t.assert.match(chart.svg, /Two bars/)
   t.assert.match(chart.text, /Two bars[\s\S]*b\s+20\s+19\s+25/)
   const png = toPng(chart.svg)
   t.assert.deepStrictEqual([...png.subarray(1, 4)], [...Buffer.from('PNG')])
-  t.assert.throws(() => h.plot({ marks: [], title: 'figure' }, { title: 'x' }), /returned a <figure>/)
+  t.assert.throws(() => plot({ marks: [], title: 'figure' }, { title: 'x' }), /returned a <figure>/)
 })
 
 test('saveResults writes results/<notebook>.json with the fingerprint', (t) => {
@@ -24,7 +32,13 @@ test('saveResults writes results/<notebook>.json with the fingerprint', (t) => {
     const file = h.saveResults('99-test', { answer: 42 });
     process.stdout.write(file);
     try { h.saveResults('../escape', {}) } catch (e) { process.stdout.write('\\n' + e.message) }`
-  const out = require('node:child_process').execFileSync(process.execPath, ['-e', code], { env: { ...process.env, WORKBOOK_RESULTS_DIR: dir }, cwd: path.join(__dirname, '..', '..') }).toString().split('\n')
+  const out = require('node:child_process')
+    .execFileSync(process.execPath, ['-e', code], {
+      env: { ...process.env, WORKBOOK_RESULTS_DIR: dir },
+      cwd: path.join(__dirname, '..', '..'),
+    })
+    .toString()
+    .split('\n')
   t.assert.strictEqual(out[0], path.join(dir, '99-test.json'))
   const saved = JSON.parse(fs.readFileSync(out[0], 'utf8'))
   t.assert.strictEqual(saved.data.answer, 42)
@@ -33,10 +47,20 @@ test('saveResults writes results/<notebook>.json with the fingerprint', (t) => {
 })
 
 // Per-second samples as runLoad records them: a warm-up, then measured runs.
-const secondSamples = (runs, seconds, reqPerSec = 40000) => runs.flatMap((run) => Array.from({ length: seconds }, (_, i) =>
-  ({ run, second: i + 1, reqPerSec: reqPerSec - i * 100, latencyP50Ms: 0.2, latencyP99Ms: 0.1 + i, serverCpuPercent: null })))
+const secondSamples = (runs, seconds, reqPerSec = 40000) =>
+  runs.flatMap((run) =>
+    Array.from({ length: seconds }, (_, i) => ({
+      run,
+      second: i + 1,
+      reqPerSec: reqPerSec - i * 100,
+      latencyP50Ms: 0.2,
+      latencyP99Ms: 0.1 + i,
+      serverCpuPercent: null,
+      generatorCpuPercent: 50,
+    })),
+  )
 
-test('perSecond draws a result\'s per-second series; refuses one without samples', (t) => {
+test("perSecond draws a result's per-second series; refuses one without samples", (t) => {
   const h = require('@workbook/harness')
   const result = { label: 'hello-http /', series: secondSamples(['warm-up', 'run 1', 'run 2'], 3) }
   const chart = h.perSecond(result)
@@ -51,22 +75,35 @@ test('perSecond draws a result\'s per-second series; refuses one without samples
 test('axis labels fit their margin and read as numbers: 40k, not a clipped "0,000"; 0.1, not SI "100m"', (t) => {
   const h = require('@workbook/harness')
   const tickTexts = (svg) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])
-  const big = h.lines([{ x: 1, y: 12000, series: 'a' }, { x: 2, y: 40000, series: 'a' }], { title: 'big', xLabel: 'x', yLabel: 'req/s' })
+  const big = h.lines(
+    [
+      { x: 1, y: 12000, series: 'a' },
+      { x: 2, y: 40000, series: 'a' },
+    ],
+    { title: 'big', xLabel: 'x', yLabel: 'req/s' },
+  )
   t.assert.ok(tickTexts(big.svg).includes('40k'), tickTexts(big.svg).join(' '))
   t.assert.ok(!tickTexts(big.svg).some((s) => /\d,\d{3}/.test(s)))
-  const log = h.lines([{ x: 1, y: 0.1, series: 'p50' }, { x: 2, y: 30, series: 'p50' }], { title: 'log', xLabel: 'x', yLabel: 'ms', logY: true })
+  const log = h.lines(
+    [
+      { x: 1, y: 0.1, series: 'p50' },
+      { x: 2, y: 30, series: 'p50' },
+    ],
+    { title: 'log', xLabel: 'x', yLabel: 'ms', logY: true },
+  )
   const labels = tickTexts(log.svg)
   t.assert.ok(labels.includes('0.1') && labels.includes('10'), labels.join(' '))
   t.assert.ok(!labels.some((s) => /\dm$/.test(s)), labels.join(' '))
-  const pct = h.latencyPercentiles([{ label: 'a', p50: 0.1, p90: 0.3, p99: 3 }], { title: 'p', log: true })
+  const pct = h.percentileBars([{ label: 'a', p50: 0.1, p90: 0.3, p99: 3 }], { title: 'p', log: true })
   t.assert.ok(!tickTexts(pct.svg).some((s) => /\dm$/.test(s)), tickTexts(pct.svg).join(' '))
-  t.assert.strictEqual(h.tickLabel(12500), '12.5k')
-  t.assert.strictEqual(h.tickLabel(2500), '2,500')
-  t.assert.strictEqual(h.tickLabel(0.3), '0.3')
+  const { tickLabel } = internal('charts/axes')
+  t.assert.strictEqual(tickLabel(12500), '12.5k')
+  t.assert.strictEqual(tickLabel(2500), '2,500')
+  t.assert.strictEqual(tickLabel(0.3), '0.3')
 })
 
 test('the live chart draws SVG frames off the main thread while a test runs, then one frame with PNG, and nothing after it', async (t) => {
-  const { LiveChart, LIVE_INTERVAL_MS } = require('@workbook/harness')
+  const { LiveChart, LIVE_INTERVAL_MS } = internal('charts/live')
   const bundles = []
   const live = new LiveChart('live test', true, { update: (b) => bundles.push(b) })
   await live.ready() // the renderer thread has started and drawn a frame of its own
@@ -76,7 +113,10 @@ test('the live chart draws SVG frames off the main thread while a test runs, the
   const { waitUntil } = require('./helpers')
   t.assert.ok(await waitUntil(() => bundles.length === 1, 10_000), 'no frame from the renderer thread')
   t.assert.deepStrictEqual(Object.keys(bundles[0]).sort(), ['image/svg+xml', 'text/plain'])
-  t.assert.match(bundles[0]['image/svg+xml'], /warm-up \(discarded\) — last second: 39,900 req\/s/)
+  t.assert.match(
+    bundles[0]['image/svg+xml'],
+    /warm-up \(discarded\) — last second: 39,900 req\/s, p99 1\.10 ms, generator 50\.0 %/,
+  )
   t.assert.ok(LIVE_INTERVAL_MS >= 2000)
   await new Promise((resolve) => setTimeout(resolve, LIVE_INTERVAL_MS))
   live.update(samples, 'run 1 of 1') // due: drawn in the thread, but lands after finish()

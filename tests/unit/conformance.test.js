@@ -5,7 +5,8 @@
 const { test } = require('node:test')
 const path = require('node:path')
 const h = require('@workbook/harness')
-const { serveHere } = require('./helpers')
+const { serveHere, internal } = require('./helpers')
+const { checkBlogBody } = internal('apps/conformance')
 const payloads = require('../../apps/frameworks/lib/payloads')
 const { ajvBody } = require('../../apps/frameworks/lib/body-validators')
 
@@ -17,18 +18,20 @@ const send = (res, status, type, body) => {
 }
 
 // What every framework app serves. `broken` replaces the answer of one path: (req, res) => void.
-function frameworkLike (broken = {}) {
+function frameworkLike(broken = {}) {
   return (req, res) => {
     if (broken[req.url]) return broken[req.url](req, res)
     if (req.method === 'GET' && req.url === '/hello') return send(res, 200, TEXT, payloads.HELLO_TEXT)
-    if (req.method === 'GET' && req.url === '/json') return send(res, 200, JSON_TYPE, JSON.stringify(payloads.helloObject()))
-    if (req.method === 'GET' && req.url === '/blog') return send(res, 200, JSON_TYPE, JSON.stringify(payloads.blogPost()))
+    if (req.method === 'GET' && req.url === '/json')
+      return send(res, 200, JSON_TYPE, JSON.stringify(payloads.helloObject()))
+    if (req.method === 'GET' && req.url === '/blog')
+      return send(res, 200, JSON_TYPE, JSON.stringify(payloads.blogPost()))
     send(res, 404, TEXT, 'Not Found')
   }
 }
 
 // Check `handler` with the default checks; returns the result and the route called `route`.
-async function checkWith (t, handler, route, opts = {}) {
+async function checkWith(t, handler, route, opts = {}) {
   const url = await serveHere(t, handler)
   const result = await h.checkRoutes(url, opts.checks ?? h.DEFAULT_CHECKS, opts.timeoutMs)
   return { result, route: result.routes.find((r) => r.path === route) }
@@ -39,41 +42,68 @@ const blogWith = (change) => (req, res) => send(res, 200, JSON_TYPE, JSON.string
 test('a server that answers like the framework apps passes every default check', async (t) => {
   const { result } = await checkWith(t, frameworkLike(), '/hello')
   t.assert.strictEqual(result.ok, true, JSON.stringify(result.routes))
-  t.assert.deepStrictEqual(result.routes.map((r) => `${r.method} ${r.path} ${r.status}`),
-    ['GET /hello 200', 'GET /json 200', 'GET /blog 200', 'GET /no-such-route 404'])
+  t.assert.deepStrictEqual(
+    result.routes.map((r) => `${r.method} ${r.path} ${r.status}`),
+    ['GET /hello 200', 'GET /json 200', 'GET /blog 200', 'GET /no-such-route 404'],
+  )
 })
 
 test('a wrong status fails its route and names both statuses; the other routes are still checked', async (t) => {
-  const { result, route } = await checkWith(t, frameworkLike({ '/json': (req, res) => send(res, 500, JSON_TYPE, '{"error":"boom"}') }), '/json')
+  const { result, route } = await checkWith(
+    t,
+    frameworkLike({ '/json': (req, res) => send(res, 500, JSON_TYPE, '{"error":"boom"}') }),
+    '/json',
+  )
   t.assert.strictEqual(result.ok, false)
   t.assert.match(route.error, /^status 500, expected 200; body "\{\\"error\\":\\"boom\\"\}"$/)
-  t.assert.deepStrictEqual(result.routes.filter((r) => !r.ok).map((r) => r.path), ['/json'])
+  t.assert.deepStrictEqual(
+    result.routes.filter((r) => !r.ok).map((r) => r.path),
+    ['/json'],
+  )
 })
 
 test('a wrong content type fails with the type received and the one expected', async (t) => {
-  const { result, route } = await checkWith(t, frameworkLike({ '/hello': (req, res) => send(res, 200, 'text/html; charset=utf-8', payloads.HELLO_TEXT) }), '/hello')
+  const { result, route } = await checkWith(
+    t,
+    frameworkLike({ '/hello': (req, res) => send(res, 200, 'text/html; charset=utf-8', payloads.HELLO_TEXT) }),
+    '/hello',
+  )
   t.assert.strictEqual(result.ok, false)
   t.assert.strictEqual(route.error, 'content-type "text/html; charset=utf-8", expected one starting with "text/plain"')
 })
 
 test('a missing content type fails too', async (t) => {
-  const { route } = await checkWith(t, frameworkLike({ '/json': (req, res) => send(res, 200, null, '{"hello":"world"}') }), '/json')
+  const { route } = await checkWith(
+    t,
+    frameworkLike({ '/json': (req, res) => send(res, 200, null, '{"hello":"world"}') }),
+    '/json',
+  )
   t.assert.match(route.error, /^content-type null, expected one starting with "application\/json"$/)
 })
 
 test('a different body fails with both texts', async (t) => {
-  const { route } = await checkWith(t, frameworkLike({ '/json': (req, res) => send(res, 200, JSON_TYPE, '{"hello":"World"}') }), '/json')
+  const { route } = await checkWith(
+    t,
+    frameworkLike({ '/json': (req, res) => send(res, 200, JSON_TYPE, '{"hello":"World"}') }),
+    '/json',
+  )
   t.assert.strictEqual(route.error, 'body "{\\"hello\\":\\"World\\"}", expected "{\\"hello\\":\\"world\\"}"')
 })
 
 test('a /blog post with the wrong images fails with what is wrong', async (t) => {
   const cases = [
     [(post) => ({ ...post, images: post.images.slice(0, 4) }), /^images has 4 names, expected 5$/],
-    [(post) => ({ ...post, images: [...post.images.slice(0, 4), 'nope.png'] }), /^images not in images\.json: \["nope\.png"\]$/],
+    [
+      (post) => ({ ...post, images: [...post.images.slice(0, 4), 'nope.png'] }),
+      /^images not in images\.json: \["nope\.png"\]$/,
+    ],
     [(post) => ({ ...post, images: [...post.images.slice(0, 4), post.images[0]] }), /^images repeats a name: /],
     [(post) => ({ ...post, images: post.images.join(',') }), /^images is not an array$/],
     [(post) => ({ ...post, title: '' }), /^title is not a non-empty string$/],
-    [(post) => ({ ...post, draft: true }), /^keys are \[author, body, draft, images, title\], expected \[author, body, images, title\]$/],
+    [
+      (post) => ({ ...post, draft: true }),
+      /^keys are \[author, body, draft, images, title\], expected \[author, body, images, title\]$/,
+    ],
   ]
   for (const [change, message] of cases) {
     const { result, route } = await checkWith(t, frameworkLike({ '/blog': blogWith(change) }), '/blog')
@@ -83,13 +113,17 @@ test('a /blog post with the wrong images fails with what is wrong', async (t) =>
 })
 
 test('checkBlogBody accepts a real post and rejects text that is not a JSON object', (t) => {
-  t.assert.strictEqual(h.checkBlogBody(JSON.stringify(payloads.blogPost())), null)
-  t.assert.match(h.checkBlogBody('<html>'), /^body is not JSON: "<html>"$/)
-  t.assert.strictEqual(h.checkBlogBody('[1,2]'), 'body is not a JSON object')
+  t.assert.strictEqual(checkBlogBody(JSON.stringify(payloads.blogPost())), null)
+  t.assert.match(checkBlogBody('<html>'), /^body is not JSON: "<html>"$/)
+  t.assert.strictEqual(checkBlogBody('[1,2]'), 'body is not a JSON object')
 })
 
 test('a server that answers 200 where there is no route fails the 404 check', async (t) => {
-  const { result, route } = await checkWith(t, frameworkLike({ '/no-such-route': (req, res) => send(res, 200, TEXT, 'Hello, World!') }), '/no-such-route')
+  const { result, route } = await checkWith(
+    t,
+    frameworkLike({ '/no-such-route': (req, res) => send(res, 200, TEXT, 'Hello, World!') }),
+    '/no-such-route',
+  )
   t.assert.strictEqual(result.ok, false)
   t.assert.match(route.error, /^status 200, expected 404; body "Hello, World!"$/)
 })
@@ -106,7 +140,7 @@ test('a route that never answers fails within its time limit; a closed port fail
 })
 
 // POST /validate, answered as fastify.js, express.js and elysia.js answer it.
-function orderServer (validating) {
+function orderServer(validating) {
   const check = ajvBody()
   return (req, res) => {
     if (req.method !== 'POST' || req.url !== '/validate') return send(res, 404, TEXT, 'Not Found')
@@ -128,7 +162,10 @@ test('validateChecks: the valid order passes both ways; the invalid one must get
   // An app that claims to validate but lets the invalid order through fails, and the other way round.
   const notValidating = await h.checkRoutes(lenientUrl, h.validateChecks(true))
   t.assert.strictEqual(notValidating.ok, false)
-  t.assert.deepStrictEqual(notValidating.routes.map((r) => r.ok), [true, false])
+  t.assert.deepStrictEqual(
+    notValidating.routes.map((r) => r.ok),
+    [true, false],
+  )
   t.assert.match(notValidating.routes[1].error, /^status 200, expected 400; body "\{\\"ok\\":true\}"$/)
   const validatingAnyway = await h.checkRoutes(validatingUrl, h.validateChecks(false))
   t.assert.match(validatingAnyway.routes[1].error, /^status 400, expected 200/)
@@ -137,7 +174,9 @@ test('validateChecks: the valid order passes both ways; the invalid one must get
 test('validateChecks sends the order of payloads.js: the valid one and one with a single bad line item', (t) => {
   const [valid, invalid] = h.validateChecks(true)
   t.assert.deepStrictEqual(valid.requestBody, payloads.SAMPLE_VALID_BODY)
-  const wrong = invalid.requestBody.items.filter((item, i) => JSON.stringify(item) !== JSON.stringify(payloads.SAMPLE_VALID_BODY.items[i]))
+  const wrong = invalid.requestBody.items.filter(
+    (item, i) => JSON.stringify(item) !== JSON.stringify(payloads.SAMPLE_VALID_BODY.items[i]),
+  )
   t.assert.strictEqual(wrong.length, 1)
   t.assert.strictEqual(ajvBody()(JSON.parse(JSON.stringify(invalid.requestBody))), false)
 })
@@ -145,8 +184,14 @@ test('validateChecks sends the order of payloads.js: the valid one and one with 
 test('frameworkVersion reads node_modules, and says which file when it cannot', (t) => {
   const root = path.join(__dirname, '..', '..')
   t.assert.strictEqual(h.frameworkVersion(h.frameworkByName('node-http'), root), process.versions.node)
-  t.assert.strictEqual(h.frameworkVersion(h.frameworkByName('fastify'), root), require(path.join(root, 'node_modules', 'fastify', 'package.json')).version)
+  t.assert.strictEqual(
+    h.frameworkVersion(h.frameworkByName('fastify'), root),
+    require(path.join(root, 'node_modules', 'fastify', 'package.json')).version,
+  )
   const ghost = { ...h.frameworkByName('fastify'), package: 'no-such-framework' }
-  t.assert.throws(() => h.frameworkVersion(ghost, root), /^Error: cannot read the version of no-such-framework from .*no-such-framework\/package\.json: /)
+  t.assert.throws(
+    () => h.frameworkVersion(ghost, root),
+    /^Error: cannot read the version of no-such-framework from .*no-such-framework\/package\.json: /,
+  )
   t.assert.throws(() => h.frameworkByName('nope'), /no framework named "nope"; known: node-http, fastify/)
 })

@@ -1,7 +1,7 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const { SHORT } = require('./helpers')
+const { SHORT, internal } = require('./helpers')
 
 test('timerDrift: a busy loop longer than the timer delays it; a short one does not', async (t) => {
   const rows = await h.timerDrift({ delayMs: 30, loopSizes: [10, 3e7], repeats: 1 })
@@ -23,23 +23,42 @@ test('published etag ratios: the fix is like for like, the optimisation is not',
   const { fix, optimisation } = h.publishedEtagRatios()
   t.assert.ok(fix.ratio > 200 && fix.likeForLike)
   t.assert.ok(optimisation.ratio > 1.6 && optimisation.ratio < 1.7 && !optimisation.likeForLike)
-  t.assert.throws(() => h.publishedEtagRow('faster'), /no row for step "faster"/)
+  t.assert.throws(() => internal('published/etag').publishedEtagRow('faster'), /no row for step "faster"/)
 })
 
-test('doctorCharts draws doctor samples and refuses empty data', (t) => {
-  const stat = (i) => ({ timestamp: 1000 + i * 10, delay: i, cpu: 0.5, memory: { rss: 5e7, heapTotal: 3e7, heapUsed: 2e7, external: 0 }, handles: 3 })
-  const chart = h.doctorCharts({ traceEvent: [], processStat: [stat(0), stat(1), stat(2)], analysis: { issues: {}, issueCategory: 'none' } }, { title: 'doctor' })
+test('doctorChart draws doctor samples with its verdict and refuses empty data', (t) => {
+  const stat = (i) => ({
+    timestamp: 1000 + i * 10,
+    delay: i,
+    cpu: 0.5,
+    memory: { rss: 5e7, heapTotal: 3e7, heapUsed: 2e7, external: 0 },
+    handles: 3,
+  })
+  const result = (processStat) => ({
+    data: { traceEvent: [], processStat, analysis: { issues: {}, issueCategory: 'none' } },
+  })
+  const chart = h.doctorChart(result([stat(0), stat(1), stat(2)]), { title: 'doctor' })
   t.assert.match(chart.svg, /Event-loop delay/)
-  t.assert.throws(() => h.doctorCharts({ traceEvent: [], processStat: [], analysis: { issues: {}, issueCategory: 'none' } }, { title: 'x' }))
+  t.assert.match(
+    chart.svg,
+    /clinic doctor&#x27;s verdict: "none"|clinic doctor's verdict: &quot;none&quot;|verdict: "none"/,
+  )
+  t.assert.throws(() => h.doctorChart(result([]), { title: 'x' }), /no processStat samples/)
 })
 
 test('calleesOf refuses a frame that is not in the flame graph', (t) => {
-  const flame = h.analyse({ nodes: [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: 0 }, children: [] }], startTime: 0, endTime: 1, samples: [1], timeDeltas: [1] })
+  const flame = h.cpuFlame({
+    nodes: [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: 0 }, children: [] }],
+    startTime: 0,
+    endTime: 1,
+    samples: [1],
+    timeDeltas: [1],
+  })
   t.assert.throws(() => h.calleesOf(flame, { name: 'afterListener' }), /no frame named "afterListener"/)
 })
 
 // A tiny V8 profile: etaggerMiddleware and afterListener in etag-fixed/util.js, seed in etag-slow/app.js.
-function etagProfile () {
+function etagProfile() {
   const path = require('node:path')
   const util = path.join(h.appsDir, 'etag-fixed', 'util.js')
   const app = path.join(h.appsDir, 'etag-slow', 'app.js')
@@ -47,9 +66,22 @@ function etagProfile () {
   return {
     nodes: [
       { id: 1, callFrame: frame('(root)', '', -1), children: [2, 4, 6] },
-      { id: 2, callFrame: frame('etaggerMiddleware', util, 30), children: [3], positionTicks: [{ line: 33, ticks: 1 }] },
+      {
+        id: 2,
+        callFrame: frame('etaggerMiddleware', util, 30),
+        children: [3],
+        positionTicks: [{ line: 33, ticks: 1 }],
+      },
       { id: 3, callFrame: frame('digest', 'node:internal/crypto/hash', 201), children: [] },
-      { id: 4, callFrame: frame('afterListener', util, 16), children: [5], positionTicks: [{ line: 24, ticks: 3 }, { line: 22, ticks: 1 }] },
+      {
+        id: 4,
+        callFrame: frame('afterListener', util, 16),
+        children: [5],
+        positionTicks: [
+          { line: 24, ticks: 3 },
+          { line: 22, ticks: 1 },
+        ],
+      },
       { id: 5, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
       { id: 6, callFrame: frame('seed', app, 28), children: [] },
     ],
@@ -62,12 +94,18 @@ function etagProfile () {
 }
 
 test('fileShare adds up the attributed shares of one file and refuses a file with no frame', (t) => {
-  const flame = h.analyse(etagProfile())
+  const flame = h.cpuFlame(etagProfile())
   const share = h.fileShare(flame, 'etag-fixed/util.js')
   t.assert.ok(Math.abs(share.share - 10 / 12) < 1e-9, `share ${share.share}`)
-  t.assert.deepStrictEqual(share.frames.map((f) => f.name), ['afterListener', 'etaggerMiddleware'])
+  t.assert.deepStrictEqual(
+    share.frames.map((f) => f.name),
+    ['afterListener', 'etaggerMiddleware'],
+  )
   t.assert.ok(Math.abs(h.fileShare(flame, 'etag-slow/app.js').share - 2 / 12) < 1e-9)
-  t.assert.throws(() => h.fileShare(flame, 'etag-slow/util.js'), /no frame of the app's code in a file ending "etag-slow\/util.js"/)
+  t.assert.throws(
+    () => h.fileShare(flame, 'etag-slow/util.js'),
+    /no frame of the app's code in a file ending "etag-slow\/util.js"/,
+  )
 })
 
 test('selfTicksByLine gives each line its source text, and null where the file cannot be read', (t) => {
@@ -75,36 +113,63 @@ test('selfTicksByLine gives each line its source text, and null where the file c
   const source = fs.readFileSync(require('node:path').join(h.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
   const ticks = h.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
   t.assert.strictEqual(ticks.samples, 4)
-  t.assert.deepStrictEqual(ticks.lines.map((l) => [l.line, l.samples, l.text]), [[24, 3, source[23].trim()], [22, 1, source[21].trim()]])
+  t.assert.deepStrictEqual(
+    ticks.lines.map((l) => [l.line, l.samples, l.text]),
+    [
+      [24, 3, source[23].trim()],
+      [22, 1, source[21].trim()],
+    ],
+  )
   t.assert.match(ticks.lines[0].text, /JSON\.stringify/)
   const native = h.selfTicksByLine(etagProfile(), { name: 'update' })
   t.assert.deepStrictEqual(native, { samples: 0, lines: [] })
-  t.assert.throws(() => h.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-slow/util.js' }), /no frame named "afterListener"/)
+  t.assert.throws(
+    () => h.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-slow/util.js' }),
+    /no frame named "afterListener"/,
+  )
 })
 
 test('doctorSampling counts the samples taken under load and their gaps', (t) => {
-  const stat = (t, handles) => ({ timestamp: 1000 + t * 1000, delay: handles > 4 ? 500 : 0, cpu: 1, memory: { rss: 5e7, heapTotal: 3e7, heapUsed: 2e7, external: 0 }, handles })
-  const data = { traceEvent: [], processStat: [stat(0, 4), stat(0.01, 4), stat(0.02, 4), stat(0.5, 104), stat(1.1, 104), stat(2, 103), stat(2.1, 4)], analysis: { issues: {}, issueCategory: 'event-loop' } }
+  const stat = (t, handles) => ({
+    timestamp: 1000 + t * 1000,
+    delay: handles > 4 ? 500 : 0,
+    cpu: 1,
+    memory: { rss: 5e7, heapTotal: 3e7, heapUsed: 2e7, external: 0 },
+    handles,
+  })
+  const data = {
+    traceEvent: [],
+    processStat: [stat(0, 4), stat(0.01, 4), stat(0.02, 4), stat(0.5, 104), stat(1.1, 104), stat(2, 103), stat(2.1, 4)],
+    analysis: { issues: {}, issueCategory: 'event-loop' },
+  }
   const s = h.doctorSampling(data)
   t.assert.strictEqual(s.samples, 7)
-  t.assert.deepStrictEqual(s.underLoad.map((r) => r.handles), [104, 104, 103])
+  t.assert.deepStrictEqual(
+    s.underLoad.map((r) => r.handles),
+    [104, 104, 103],
+  )
   t.assert.ok(Math.abs(s.loadSpanSeconds - 1.5) < 1e-9 && Math.abs(s.medianGapMs - 750) < 1e-6, JSON.stringify(s))
   t.assert.strictEqual(s.expectedUnderLoad, 151)
   t.assert.deepStrictEqual([s.idleHandles, s.peakHandles, s.intervalMs], [4, 104, 10])
-  t.assert.throws(() => h.doctorSampling({ traceEvent: [], processStat: [], analysis: { issues: {}, issueCategory: 'none' } }))
+  t.assert.throws(() =>
+    h.doctorSampling({ traceEvent: [], processStat: [], analysis: { issues: {}, issueCategory: 'none' } }),
+  )
 })
 
 // Each ceiling must answer like the server it is the ceiling of: same status, headers, body shape, and the same 304.
-for (const [server, ceiling] of [['etag-optimised', 'etag-ceiling'], ['etag-fastify', 'etag-ceiling-cached']]) {
+for (const [server, ceiling] of [
+  ['etag-optimised', 'etag-ceiling'],
+  ['etag-fastify', 'etag-ceiling-cached'],
+]) {
   test(`${ceiling} answers like ${server}`, async (t) => {
     const answer = async (name) => {
       const app = await h.startApp(name)
       t.after(() => app.stop())
-      const res = await fetch(app.url + '/seed/v1?page=2')
+      const res = await fetch(`${app.url}/seed/v1?page=2`)
       const doc = JSON.parse(await res.text())
-      const again = await fetch(app.url + '/seed/v1?page=2', { headers: { 'if-none-match': res.headers.get('etag') } })
+      const again = await fetch(`${app.url}/seed/v1?page=2`, { headers: { 'if-none-match': res.headers.get('etag') } })
       const notModifiedBody = await again.text()
-      const missing = await fetch(app.url + '/nothing-here')
+      const missing = await fetch(`${app.url}/nothing-here`)
       await missing.text()
       return {
         status: res.status,
@@ -114,7 +179,12 @@ for (const [server, ceiling] of [['etag-optimised', 'etag-ceiling'], ['etag-fast
         data: /^[0-9a-f]{10000}$/.test(doc.data),
         url: doc.url,
         ts: Number.isInteger(doc.ts) && doc.ts % 60000 === 0,
-        again: [again.status, again.headers.get('etag') === res.headers.get('etag'), again.headers.get('cache-control'), notModifiedBody],
+        again: [
+          again.status,
+          again.headers.get('etag') === res.headers.get('etag'),
+          again.headers.get('cache-control'),
+          notModifiedBody,
+        ],
         missing: missing.status,
       }
     }

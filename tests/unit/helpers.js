@@ -3,8 +3,12 @@
 const path = require('node:path')
 
 const fixture = (name) => path.join(__dirname, '..', 'fixtures', 'apps', name)
+const server = (name) => path.join(__dirname, '..', 'fixtures', 'servers', name)
 
-function alive (pid) {
+/** A module of the built harness that is not part of its public API, for unit tests of one module. */
+const internal = (module) => require(path.join(__dirname, '..', '..', 'harness', 'dist', module))
+
+function alive(pid) {
   try {
     process.kill(pid, 0)
     return true
@@ -13,7 +17,7 @@ function alive (pid) {
   }
 }
 
-async function waitUntil (predicate, ms = 5000, step = 50) {
+async function waitUntil(predicate, ms = 5000, step = 50) {
   const end = Date.now() + ms
   while (Date.now() < end) {
     if (await predicate()) return true
@@ -26,11 +30,24 @@ async function waitUntil (predicate, ms = 5000, step = 50) {
 const SHORT = { warmup: 0, duration: 1, repeats: 2, live: false }
 
 // An HTTP server in the test process on a loopback port, closed when the test ends; resolves to its base URL.
-async function serveHere (t, handler) {
-  const server = require('node:http').createServer(handler)
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.after(() => { server.closeAllConnections(); server.close() })
-  return `http://127.0.0.1:${server.address().port}`
+async function serveHere(t, handler) {
+  const srv = require('node:http').createServer(handler)
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  t.after(() => {
+    srv.closeAllConnections()
+    srv.close()
+  })
+  return `http://127.0.0.1:${srv.address().port}`
 }
 
-module.exports = { fixture, alive, waitUntil, SHORT, serveHere }
+/** A free TCP port on loopback, for a fixture that listens on a fixed port of its own. */
+async function freePort() {
+  const net = require('node:net')
+  const srv = net.createServer()
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  const { port } = srv.address()
+  await new Promise((resolve) => srv.close(resolve))
+  return port
+}
+
+module.exports = { fixture, server, internal, alive, waitUntil, SHORT, serveHere, freePort }

@@ -1,12 +1,23 @@
 'use strict'
 const { test } = require('node:test')
-const { isLoopbackHost, assertLoopback, loopbackUrl } = require('@workbook/harness')
+const { isLoopbackHost, assertLoopback, loopbackUrl } = require('./helpers').internal('core/loopback')
 
 test('loopback hosts are recognised, everything else is not', (t) => {
   for (const host of ['127.0.0.1', '127.9.8.7', 'localhost', 'LOCALHOST', '[::1]', '::1', '::ffff:127.0.0.1']) {
     t.assert.strictEqual(isLoopbackHost(host), true, host)
   }
-  for (const host of ['10.0.0.1', '192.168.1.10', '172.16.0.1', '8.8.8.8', 'example.com', '::2', '0.0.0.0', 'localhost.example.com', '128.0.0.1', 'app.localhost']) {
+  for (const host of [
+    '10.0.0.1',
+    '192.168.1.10',
+    '172.16.0.1',
+    '8.8.8.8',
+    'example.com',
+    '::2',
+    '0.0.0.0',
+    'localhost.example.com',
+    '128.0.0.1',
+    'app.localhost',
+  ]) {
     t.assert.strictEqual(isLoopbackHost(host), false, host)
   }
 })
@@ -23,7 +34,13 @@ test('loopbackUrl resolves a path on a loopback base and refuses one that leads 
   t.assert.strictEqual(loopbackUrl('http://127.0.0.1:3000', '/a?b=1').href, 'http://127.0.0.1:3000/a?b=1')
   t.assert.strictEqual(loopbackUrl('http://127.0.0.1:3000/', '@example.com/x').host, '127.0.0.1:3000') // a path, not userinfo
   t.assert.strictEqual(loopbackUrl('http://localhost:3000').pathname, '/')
-  for (const path of ['//example.com/x', 'http://10.0.0.1/', '\\\\example.com/x', '/\\example.com/', 'https:\\\\example.com']) {
+  for (const path of [
+    '//example.com/x',
+    'http://10.0.0.1/',
+    '\\\\example.com/x',
+    '/\\example.com/',
+    'https:\\\\example.com',
+  ]) {
     t.assert.throws(() => loopbackUrl('http://127.0.0.1:3000', path), /refusing path .* only targets loopback/, path)
   }
   t.assert.throws(() => loopbackUrl('http://127.0.0.1:3000', 'ftp://127.0.0.1/'), /refusing path .*only http/)

@@ -1,18 +1,18 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const { fixture, serveHere } = require('./helpers')
+const { fixture, serveHere, internal } = require('./helpers')
 
 // The target runs in its own process (tests/fixtures/apps/paced-target.js): a server in
 // this process would block the generator along with itself.
-async function server (t) {
+async function server(t) {
   const app = await h.startApp({ entry: fixture('paced-target.js') }, { probe: '/ok' })
   t.after(() => app.stop())
   return app.url
 }
 
 // A server without /__metrics, in this process (it never blocks).
-function plainServer (t) {
+function plainServer(t) {
   return serveHere(t, (req, res) => res.end('ok'))
 }
 
@@ -20,7 +20,7 @@ test('pacedLoad sends rate x seconds requests, evenly spaced, and times each one
   const url = await server(t)
   const r = await h.pacedLoad({ target: url, path: '/ok', rate: 50, seconds: 1 })
   t.assert.strictEqual(r.due, 50)
-  t.assert.strictEqual(r.completed, 50)
+  t.assert.strictEqual(r.totalRequests, 50)
   t.assert.strictEqual(r.statusCodes['200'], 50)
   t.assert.strictEqual(r.non2xx + r.errors + r.timeouts + r.skipped, 0)
   const gaps = r.samples.slice(1).map((s, i) => s.t - r.samples[i].t)
@@ -36,15 +36,15 @@ test('pacedLoad reports non-2xx answers and socket errors instead of hiding them
   t.assert.strictEqual(r.okLatencyMs.count, 10)
   const dead = await h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 20, seconds: 0.25 })
   t.assert.strictEqual(dead.errors, 5)
-  t.assert.strictEqual(dead.completed, 0)
+  t.assert.strictEqual(dead.totalRequests, 0)
 })
 
 // A server in this process that resets connections: `which(n)` says whether the n-th request on a
 // connection (1-based) is reset instead of answered.
-function resettingServer (t, which) {
+function resettingServer(t, which) {
   return serveHere(t, (req, res) => {
-    const n = (req.socket.served = (req.socket.served ?? 0) + 1)
-    if (which(n)) return req.socket.resetAndDestroy()
+    req.socket.served = (req.socket.served ?? 0) + 1
+    if (which(req.socket.served)) return req.socket.resetAndDestroy()
     res.end('ok')
   })
 }
@@ -53,7 +53,7 @@ test('pacedLoad sends a request again, once, when a reused keep-alive connection
   // Every connection's second request is reset: the race a server closing an idle connection causes.
   const url = await resettingServer(t, (n) => n === 2)
   const r = await h.pacedLoad({ target: url, rate: 20, seconds: 0.5 })
-  t.assert.strictEqual(r.completed, 10)
+  t.assert.strictEqual(r.totalRequests, 10)
   t.assert.strictEqual(r.errors, 0)
   t.assert.ok(r.retried >= 4, `retried ${r.retried}`)
 })
@@ -61,36 +61,60 @@ test('pacedLoad sends a request again, once, when a reused keep-alive connection
 test('pacedLoad counts other resets as errors, by code, without retrying them', async (t) => {
   const url = await resettingServer(t, () => true) // every request, on a fresh connection too
   const r = await h.pacedLoad({ target: url, rate: 20, seconds: 0.25 })
-  t.assert.strictEqual(r.completed, 0)
+  t.assert.strictEqual(r.totalRequests, 0)
   t.assert.strictEqual(r.errors, 5)
   t.assert.deepStrictEqual(r.errorCodes, { ECONNRESET: 5 })
   t.assert.strictEqual(r.retried, 0)
 })
 
 test('pacedLoad refuses non-loopback targets and unbounded loads before sending anything', async (t) => {
-  await t.assert.rejects(h.pacedLoad({ target: 'http://10.0.0.8:3000/', rate: 10, seconds: 1 }), /only targets loopback/)
+  await t.assert.rejects(
+    h.pacedLoad({ target: 'http://10.0.0.8:3000/', rate: 10, seconds: 1 }),
+    /only targets loopback/,
+  )
   await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 1e6, seconds: 10 }), /must stay bounded/)
   await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 0, seconds: 1 }), /rate must be > 0/)
 })
 
 test('contention: a blocking background route raises the cheap route tail; metrics are read', async (t) => {
-  const url = await server(t)
-  const res = await h.contentionRounds([
-    { key: 'alone', target: url, cheap: { path: '/ok', rate: 100 }, background: null },
-    { key: 'blocked', target: url, cheap: { path: '/ok', rate: 100 }, background: { path: '/slow', rate: 5 }, metrics: true }
-  ], { rounds: 2, seconds: 1, warmupSeconds: 0.5 })
+  const app = await h.startApp({ entry: fixture('paced-target.js') }, { probe: '/ok', env: { BLOCK_MS: '100' } })
+  t.after(() => app.stop())
+  const res = await h.contentionRounds(
+    [
+      { key: 'alone', target: app, cheap: { path: '/ok', rate: 100 }, background: null },
+      {
+        key: 'blocked',
+        target: app,
+        cheap: { path: '/ok', rate: 100 },
+        background: { path: '/slow', rate: 5 },
+        metrics: true,
+      },
+    ],
+    { rounds: 2, seconds: 1, warmupSeconds: 0.5 },
+  )
   t.assert.strictEqual(res.alone.runs.length, 2)
   t.assert.strictEqual(res.alone.background, null)
-  t.assert.strictEqual(res.blocked.background.completed, 10)
-  // 5 blocks of 40 ms a second: a fifth of the cheap requests wait behind one, so p90 shows it
+  t.assert.strictEqual(res.blocked.background.totalRequests, 10)
+  // 5 blocks of 100 ms a second: half the cheap requests wait behind one, up to 100 ms, against about
+  // 1 ms alone (a fixture that differs 50x; the check asks for 5x and at least 20 ms).
   const [alone, blocked] = [res.alone.cheap.latencyMs, res.blocked.cheap.latencyMs]
-  t.assert.ok(blocked.p90 > 10 && blocked.p90 > 3 * alone.p90, `alone ${JSON.stringify(alone)} blocked ${JSON.stringify(blocked)}`)
+  t.assert.ok(
+    blocked.p90 > 20 && blocked.p90 > 5 * alone.p90,
+    `alone ${JSON.stringify(alone)} blocked ${JSON.stringify(blocked)}`,
+  )
+  t.assert.ok(res.blocked.cpuPerRequestUs.median > 0, 'server CPU per request is read for an app target')
   const m = res.blocked.runs[0].metrics
   t.assert.strictEqual(m.info.test, true)
   t.assert.strictEqual(m.app, 'paced-target')
   t.assert.ok(m.histogram.max > 30, `loop delay max ${m.histogram.max}`)
   t.assert.strictEqual(res.alone.runs[0].metrics, null)
-  await t.assert.rejects(h.contentionRounds([{ key: 'a', target: url }, { key: 'a', target: url }]), /unique/)
+  await t.assert.rejects(
+    h.contentionRounds([
+      { key: 'a', target: app },
+      { key: 'a', target: app },
+    ]),
+    /unique/,
+  )
 })
 
 test('loopMetrics reads and resets /__metrics, and fails clearly on an app without it', async (t) => {
@@ -110,13 +134,19 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
 test('stampHeader sends when each request was due; loop-shedding-queue refuses what waited too long', async (t) => {
   // The header itself, as a plain server in this process receives it.
   const seen = []
-  const url = await serveHere(t, (req, res) => { seen.push([req.headers['x-request-start'], performance.timeOrigin + performance.now()]); res.end('ok') })
+  const url = await serveHere(t, (req, res) => {
+    seen.push([req.headers['x-request-start'], performance.timeOrigin + performance.now()])
+    res.end('ok')
+  })
   await h.pacedLoad({ target: url, rate: 20, seconds: 0.5, stampHeader: 'x-request-start' })
   t.assert.strictEqual(seen.length, 10)
   for (const [stamp, at] of seen) {
     t.assert.match(stamp, /^t=\d+\.\d{3}$/)
     const waited = at - Number(stamp.slice(2))
-    t.assert.ok(waited > -2 && waited < 1000, `stamped ${waited} ms before it was read (a request may go out up to 1 ms before it is due)`)
+    t.assert.ok(
+      waited > -2 && waited < 1000,
+      `stamped ${waited} ms before it was read (a request may go out up to 1 ms before it is due)`,
+    )
   }
   // The app: a request stamped 100 ms ago has waited past its 25 ms (half of a 50 ms budget): 503.
   const app = await h.startApp('loop-shedding-queue', { env: { LATENCY_BUDGET_MS: '50' } })
@@ -142,32 +172,60 @@ test('rateForShare: share x 1000 / ms per request, two significant digits; bad i
   t.assert.strictEqual(h.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
 })
 
+const { latencySummary } = internal('load/outcome')
+const { combinePaced } = internal('load/contention')
+
 // A PacedResult as pacedLoad returns it, from (latency, status) pairs.
-function paced (label, pairs, lag = { p99: 1, max: 2 }) {
+function paced(label, pairs, lag = { p99: 1, max: 2 }) {
   const samples = pairs.map(([latencyMs, status], i) => ({ t: i / 100, latencyMs, status }))
   const answered = samples.filter((s) => s.latencyMs !== null)
   const ok = answered.filter((s) => s.status >= 200 && s.status < 300)
   const statusCodes = {}
   for (const s of answered) statusCodes[s.status] = (statusCodes[s.status] ?? 0) + 1
   return {
-    label, url: 'http://127.0.0.1:1/', rate: 100, seconds: 1, due: samples.length, sent: samples.length, completed: answered.length, skipped: 0,
-    errors: 0, timeouts: 0, errorCodes: {}, retried: 0, statusCodes, non2xx: answered.length - ok.length,
-    latencyMs: h.summariseLatency(answered.map((s) => s.latencyMs)), okLatencyMs: h.summariseLatency(ok.map((s) => s.latencyMs)), sendLagMs: lag, samples
+    label,
+    url: 'http://127.0.0.1:1/',
+    rate: 100,
+    seconds: 1,
+    due: samples.length,
+    sent: samples.length,
+    totalRequests: answered.length,
+    skipped: 0,
+    errors: 0,
+    timeouts: 0,
+    errorCodes: {},
+    retried: 0,
+    statusCodes,
+    non2xx: answered.length - ok.length,
+    latencyMs: latencySummary(answered.map((s) => s.latencyMs)),
+    okLatencyMs: latencySummary(ok.map((s) => s.latencyMs)),
+    sendLagMs: lag,
+    samples,
   }
 }
 
 test('runPercentiles: figures run by run, the median run and the range, by status; generatorLag: the worst run', (t) => {
-  const run = (base, lag) => ({ cheap: paced('v /cheap', Array.from({ length: 100 }, (_, i) => [base + i, i % 4 === 0 ? 503 : 200]), lag), background: null, metrics: null })
+  const run = (base, lag) => ({
+    cheap: paced(
+      'v /cheap',
+      Array.from({ length: 100 }, (_, i) => [base + i, i % 4 === 0 ? 503 : 200]),
+      lag,
+    ),
+    background: null,
+    metrics: null,
+  })
   const runs = [run(0, { p99: 1, max: 3 }), run(100, { p99: 7, max: 9 }), run(10, { p99: 2, max: 2 })]
-  const r = { key: 'v', seconds: 1, cheap: h.combinePaced(runs.map((x) => x.cheap)), background: null, runs }
+  const r = { key: 'v', seconds: 1, cheap: combinePaced(runs.map((x) => x.cheap)), background: null, runs }
+  // Latencies go through the same histogram as autocannon's (three significant digits): compared to the ms.
+  const ms = (xs) => xs.map(Math.round)
   const all = h.runPercentiles(r)
-  t.assert.deepStrictEqual(all.p99.runs, [98, 198, 108])
-  t.assert.strictEqual(all.p99.median, 108)
-  t.assert.strictEqual(all.p99.median, r.cheap.p99Median, 'the same figure as p99Median')
-  t.assert.deepStrictEqual([all.p99.min, all.p99.max, all.count], [98, 198, 300])
+  t.assert.deepStrictEqual(ms(all.p99.runs), [98, 198, 108])
+  t.assert.strictEqual(Math.round(all.p99.median), 108)
+  t.assert.strictEqual(all.p99.median, r.cheap.p99.median, "the same figure as the totals' p99 of the runs")
+  t.assert.deepStrictEqual([...ms([all.p99.min, all.p99.max]), all.count], [98, 198, 300])
   const refused = h.runPercentiles(r, { status: 503 })
   t.assert.strictEqual(refused.count, 75)
-  t.assert.deepStrictEqual(refused.p50.runs, [48, 148, 58])
+  t.assert.deepStrictEqual(ms(refused.p50.runs), [48, 148, 58])
   t.assert.strictEqual(h.runPercentiles(r, { status: '2xx' }).count, 225)
   t.assert.ok(Number.isNaN(h.runPercentiles(r, { load: 'background' }).p99.median), 'no background: no figure')
   t.assert.deepStrictEqual(r.cheap.sendLagMs, { p99: 7, max: 9 })
@@ -176,24 +234,47 @@ test('runPercentiles: figures run by run, the median run and the range, by statu
 })
 
 test('blockedStretches: a row longer than its interval is a block ending at its t; the whole seconds inside it had no sample', (t) => {
-  const row = (tt, intervalMs, samples, delayMaxMs) => ({ t: tt, intervalMs, samples, delayP50Ms: delayMaxMs, delayP99Ms: delayMaxMs, delayMaxMs, elu: 0.1 })
+  const row = (tt, intervalMs, samples, delayMaxMs) => ({
+    t: tt,
+    intervalMs,
+    samples,
+    delayP50Ms: delayMaxMs,
+    delayP99Ms: delayMaxMs,
+    delayMaxMs,
+    elu: 0.1,
+  })
   const snapshot = {
-    loopMetrics: 1, app: 'x', pid: 1, resolutionMs: 10, intervalMs: 1000, startedAt: 0, elapsedMs: 6000, info: {}, histogram: {},
+    loopMetrics: 1,
+    app: 'x',
+    pid: 1,
+    resolutionMs: 10,
+    intervalMs: 1000,
+    startedAt: 0,
+    elapsedMs: 6000,
+    info: {},
+    histogram: {},
     series: [row(1, 1000, 97, 11), row(4.05, 3050, 30, 2760.4), row(5.05, 1000, 97, 12)],
-    current: row(5.5, 450, 44, 11)
+    current: row(5.5, 450, 44, 11),
   }
   const [s, ...rest] = h.blockedStretches(snapshot)
   t.assert.strictEqual(rest.length, 0, 'only the long row')
   t.assert.deepStrictEqual([s.from, s.to, s.ms, s.emptySeconds], [1.29, 4.05, 2760.4, [2, 3]])
-  t.assert.deepStrictEqual(h.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds, [], 'a 1.3 s block from 0.3 s to 1.6 s covers no whole second')
+  t.assert.deepStrictEqual(
+    h.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds,
+    [],
+    'a 1.3 s block from 0.3 s to 1.6 s covers no whole second',
+  )
 })
 
 test('groupedBars fits its longest label and draws a log axis by decade; percentileBars draws spreads and n/a', (t) => {
   const long = 'overload: shedding on loop delay, accepted + /expensive 18/s'
-  const chart = h.groupedBars([
-    { label: long, series: 'p99', value: 110, min: 95, max: 115 },
-    { label: 'alone', series: 'p99', value: 1.8 }
-  ], { title: 'x', unit: 'ms', log: true, reference: 50 })
+  const chart = h.groupedBars(
+    [
+      { label: long, series: 'p99', value: 110, min: 95, max: 115 },
+      { label: 'alone', series: 'p99', value: 1.8 },
+    ],
+    { title: 'x', unit: 'ms', log: true, reference: 50 },
+  )
   t.assert.ok(chart.width > 640, `a long label widens the chart (${chart.width})`)
   t.assert.match(chart.svg, /overload: shedding on loop delay, accepted \+ \/expensive 18\/s/)
   t.assert.match(chart.svg, />1<\/text><text[^>]*>10<\/text><text[^>]*>100</, 'one tick label per decade')
@@ -202,14 +283,27 @@ test('groupedBars fits its longest label and draws a log axis by decade; percent
   t.assert.match(p.text, /n\/a/)
   t.assert.match(p.text, /a\s+p50\s+1\s+0\.50\s+2/, 'p50 with its whisker from min to max')
   // A log axis starts a decade below the smallest value, so a smallest value of exactly 10 still gets a bar.
-  const decade = h.groupedBars([{ label: 'a', series: 's', value: 10 }, { label: 'b', series: 's', value: 1000 }], { title: 'z', unit: 'ms', log: true })
+  const decade = h.groupedBars(
+    [
+      { label: 'a', series: 's', value: 10 },
+      { label: 'b', series: 's', value: 1000 },
+    ],
+    { title: 'z', unit: 'ms', log: true },
+  )
   const bars = decade.svg.slice(decade.svg.indexOf('aria-label="bar"')).split('aria-label="text"')[0]
-  t.assert.strictEqual((bars.match(/<rect x="[\d.]+" width="[1-9][\d.]*"/g) || []).length, 2, 'both bars drawn with a length')
+  t.assert.strictEqual(
+    (bars.match(/<rect x="[\d.]+" width="[1-9][\d.]*"/g) || []).length,
+    2,
+    'both bars drawn with a length',
+  )
 })
 
 test('timeRoute times a route alone and refuses a failing one; withApps refuses duplicate keys before starting anything', async (t) => {
   const url = await serveHere(t, (req, res) => {
-    if (req.url === '/bad') { res.statusCode = 500; return res.end('broken') }
+    if (req.url === '/bad') {
+      res.statusCode = 500
+      return res.end('broken')
+    }
     setTimeout(() => res.end(JSON.stringify({ workMs: 20 })), 20)
   })
   const r = await h.timeRoute(url, '/slow', { repeats: 3 })
@@ -218,5 +312,8 @@ test('timeRoute times a route alone and refuses a failing one; withApps refuses 
   t.assert.deepStrictEqual(r.bodies[0], { workMs: 20 })
   await t.assert.rejects(h.timeRoute(url, '/bad'), /answered 500: broken/)
   await t.assert.rejects(h.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
-  await t.assert.rejects(h.withApps(['loop-blocking', 'loop-blocking'], async () => 1), /keys must be unique/)
+  await t.assert.rejects(
+    h.withApps(['loop-blocking', 'loop-blocking'], async () => 1),
+    /keys must be unique/,
+  )
 })

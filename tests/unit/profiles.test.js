@@ -5,8 +5,12 @@ const h = require('@workbook/harness')
 const { fixture } = require('./helpers')
 
 const root = path.join(__dirname, '..', '..')
-const userUrl = 'file://' + path.join(root, 'apps', 'x', 'util.js')
-const frame = (id, functionName, url, lineNumber, children = []) => ({ id, callFrame: { functionName, url, lineNumber, columnNumber: 0 }, children })
+const userUrl = `file://${path.join(root, 'apps', 'x', 'util.js')}`
+const frame = (id, functionName, url, lineNumber, children = []) => ({
+  id,
+  callFrame: { functionName, url, lineNumber, columnNumber: 0 },
+  children,
+})
 
 // (root) -> handler (user) -> hash (node) -> digest (native)
 //        -> handler (user) -> stringify (native)
@@ -27,9 +31,10 @@ const profile = {
   timeDeltas: new Array(20).fill(1000),
 }
 
-test('analyse: shares are of busy samples, natives are attributed to the user frame that called them', (t) => {
-  const f = h.analyse(profile)
-  t.assert.strictEqual(f.samples, 20)
+test('cpuFlame: shares are of busy samples, natives are attributed to the user frame that called them', (t) => {
+  const f = h.cpuFlame(profile)
+  t.assert.strictEqual(f.total, 20)
+  t.assert.strictEqual(f.unit, 'samples')
   t.assert.strictEqual(f.idleShare, 0.5)
   t.assert.strictEqual(f.hottestUser.name, 'afterListener')
   t.assert.strictEqual(f.hottestUser.file, path.join('apps', 'x', 'util.js'))
@@ -37,9 +42,15 @@ test('analyse: shares are of busy samples, natives are attributed to the user fr
   t.assert.strictEqual(f.hottestUser.selfShare, 0.1) // 1 of 10 busy samples on top of the stack
   t.assert.strictEqual(f.hottestUser.totalShare, 0.8)
   t.assert.strictEqual(f.hottestUser.attributedShare, 0.8) // + digest (4) + stringify (3)
-  t.assert.deepStrictEqual(
-    Object.fromEntries(Object.entries(f.categories).map(([k, v]) => [k, Math.round(v * 100)])),
-    { user: 10, dependency: 0, node: 0, native: 70, gc: 20, program: 0, idle: 0 })
+  t.assert.deepStrictEqual(Object.fromEntries(Object.entries(f.categories).map(([k, v]) => [k, Math.round(v * 100)])), {
+    user: 10,
+    dependency: 0,
+    node: 0,
+    native: 70,
+    gc: 20,
+    program: 0,
+    idle: 0,
+  })
   const digest = f.rects.find((r) => r.name === 'digest')
   t.assert.strictEqual(digest.depth, 2)
   t.assert.ok(Math.abs(digest.x1 - digest.x0 - 0.4) < 1e-9)
@@ -52,19 +63,38 @@ test('analyse: shares are of busy samples, natives are attributed to the user fr
 test('cpuProfile profiles an app under load and finds its handler', async (t) => {
   const p = await h.cpuProfile('hello-http', { seconds: 2, load: { connections: 10, live: false } })
   t.assert.match(p.file, /\.cpuprofile$/)
-  t.assert.ok(p.flame.samples > 100)
+  t.assert.ok(p.flame.total > 100)
   t.assert.strictEqual(p.flame.hottestUser.file, path.join('apps', 'hello-http', 'server.js'))
   t.assert.ok(p.load.totalRequests > 0)
 })
 
 test('cpuProfile refuses load options it would override, before starting anything', async (t) => {
   const before = h.running().length
-  await t.assert.rejects(h.cpuProfile('hello-http', { load: { duration: 30, repeats: 3 } }), /opts\.load cannot set repeats, duration: the profile is one run of opts\.seconds/)
+  await t.assert.rejects(
+    h.cpuProfile('hello-http', { load: { duration: 30, repeats: 3 } }),
+    /opts\.load cannot set repeats, duration: the profile is one run of opts\.seconds/,
+  )
   t.assert.strictEqual(h.running().length, before)
 })
 
 test('cpuProfile explains a missing profile when the app does not exit cleanly', async (t) => {
   await t.assert.rejects(
-    h.cpuProfile({ entry: fixture('ignores-sigint.js') }, { seconds: 1, load: { connections: 2, live: false }, start: { probe: false, startTimeoutMs: 5000 }, stopTimeoutMs: 1000 }),
-    /no CPU profile was written .*signal SIGKILL.*must exit cleanly on SIGINT/s)
+    h.cpuProfile(
+      { entry: fixture('ignores-sigint.js') },
+      {
+        seconds: 1,
+        load: { connections: 2, live: false },
+        start: { probe: false, startTimeoutMs: 5000 },
+        stopTimeoutMs: 1000,
+      },
+    ),
+    /no CPU profile was written .*signal SIGKILL.*Try: V8 writes the profile when the process exits on its own/s,
+  )
+  const fs = require('node:fs')
+  const left = fs.readdirSync(path.join(h.resultsDir, 'profiles')).filter((d) => d.startsWith('ignores-sigint-'))
+  t.assert.deepStrictEqual(
+    left.filter((d) => fs.readdirSync(path.join(h.resultsDir, 'profiles', d)).length === 0),
+    [],
+    'no empty folder is left',
+  )
 })

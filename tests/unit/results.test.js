@@ -16,8 +16,17 @@ test('loadResults reads back what saveResults wrote, null when nothing was saved
     const back = h.loadResults('98-roundtrip');
     const errors = ['../escape', '..', 'a/b', ''].map((name) => { try { h.loadResults(name); return 'no error' } catch (e) { return e.message } });
     process.stdout.write(JSON.stringify({ back, missing: h.loadResults('97-never-saved'), errors }));`
-  const out = JSON.parse(execFileSync(process.execPath, ['-e', code], { env: { ...process.env, WORKBOOK_RESULTS_DIR: dir }, cwd: path.join(__dirname, '..', '..') }).toString())
-  t.assert.deepStrictEqual(fs.readdirSync(dir), ['98-roundtrip.json'], 'the .ipynb suffix is dropped, no temporary file is left')
+  const out = JSON.parse(
+    execFileSync(process.execPath, ['-e', code], {
+      env: { ...process.env, WORKBOOK_RESULTS_DIR: dir },
+      cwd: path.join(__dirname, '..', '..'),
+    }).toString(),
+  )
+  t.assert.deepStrictEqual(
+    fs.readdirSync(dir),
+    ['98-roundtrip.json'],
+    'the .ipynb suffix is dropped, no temporary file is left',
+  )
   t.assert.strictEqual(out.back.data.answer, 42)
   t.assert.strictEqual(out.back.fingerprint.node, process.version)
   t.assert.strictEqual(out.missing, null)

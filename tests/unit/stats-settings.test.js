@@ -1,6 +1,7 @@
 'use strict'
 const { test } = require('node:test')
-const { median, percentile, spread, mergeCounts, settings } = require('@workbook/harness')
+const { median, percentile, spread, settings } = require('@workbook/harness')
+const { mergeCounts } = require('./helpers').internal('core/stats')
 
 test('median, percentile and spread', (t) => {
   t.assert.strictEqual(median([3, 1, 2]), 2)
@@ -22,7 +23,10 @@ test('mergeCounts sums counts by key and leaves its inputs alone', (t) => {
 
 test('the profile switch: quick is shorter than full, anything else is refused', (t) => {
   const saved = process.env.WORKBOOK_PROFILE
-  t.after(() => { if (saved === undefined) delete process.env.WORKBOOK_PROFILE; else process.env.WORKBOOK_PROFILE = saved })
+  t.after(() => {
+    if (saved === undefined) delete process.env.WORKBOOK_PROFILE
+    else process.env.WORKBOOK_PROFILE = saved
+  })
   delete process.env.WORKBOOK_PROFILE
   const full = settings()
   t.assert.strictEqual(full.name, 'full')

@@ -18,15 +18,21 @@ test('Ajv has a measurable price; the control that checks nothing does not', asy
 })
 
 // "typebox" is what Elysia runs (exact-mirror, then TypeBox's check); it runs on Node too.
-test('the typebox validator (Elysia\'s normalise-then-check) has a measurable price', async (t) => {
+test("the typebox validator (Elysia's normalise-then-check) has a measurable price", async (t) => {
   const typebox = await validatorCost({ validator: 'typebox', batches: 11 })
   t.assert.ok(typebox.ratio < 0.9, `typebox on/off ${typebox.ratio}`)
 })
 
-test('an unknown validator fails with the script\'s message', async (t) => {
-  await t.assert.rejects(validatorCost({ validator: 'bogus' }), /validatorCost\(bogus\) failed \(1\): Error: unknown validator "bogus"/)
+test("an unknown validator fails with the script's message", async (t) => {
+  await t.assert.rejects(
+    validatorCost({ validator: 'bogus' }),
+    /validatorCost\(bogus\) failed \(1\): Error: unknown validator "bogus"/,
+  )
 })
 
 test('a measurement that outlives its time limit is stopped and reported', async (t) => {
-  await t.assert.rejects(validatorCost({ validator: 'ajv', batches: 1000, timeoutMs: 300 }), /did not finish within 300 ms/)
+  await t.assert.rejects(
+    validatorCost({ validator: 'ajv', batches: 1000, timeoutMs: 300 }),
+    /did not finish within 300 ms/,
+  )
 })

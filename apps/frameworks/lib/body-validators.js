@@ -5,7 +5,7 @@ const { schemas, AJV_OPTIONS } = require('./payloads')
 
 // Ajv 8 with fastify's default options, compiled once: what express.js runs, and the same
 // validator fastify builds from the route's body schema.
-function ajvBody () {
+function ajvBody() {
   const Ajv = require('ajv').default
   return new Ajv(AJV_OPTIONS).compile(schemas.validateBody)
 }
@@ -18,10 +18,11 @@ const CARRIED = new Set(['minLength', 'maxLength', 'pattern', 'minimum', 'maximu
 // schemas.validateBody as a TypeBox schema, built with the `t` it is given (Elysia's, which
 // extends TypeBox's Type): the same limits, property by property; a property left out of
 // `required` becomes t.Optional.
-function typeboxBody (t, schema = schemas.validateBody, where = 'body') {
+function typeboxBody(t, schema = schemas.validateBody, where = 'body') {
   const { type, properties, required = [], items, ...limits } = schema
   for (const key of Object.keys(limits)) {
-    if (!CARRIED.has(key)) throw new Error(`typeboxBody: ${where} uses "${key}", which the TypeBox conversion does not carry over`)
+    if (!CARRIED.has(key))
+      throw new Error(`typeboxBody: ${where} uses "${key}", which the TypeBox conversion does not carry over`)
   }
   switch (type) {
     case 'object': {
@@ -32,11 +33,16 @@ function typeboxBody (t, schema = schemas.validateBody, where = 'body') {
       }
       return t.Object(shape, limits)
     }
-    case 'array': return t.Array(typeboxBody(t, items, `${where}[]`), limits)
-    case 'string': return t.String(limits)
-    case 'integer': return t.Integer(limits)
-    case 'number': return t.Number(limits)
-    case 'boolean': return t.Boolean(limits)
+    case 'array':
+      return t.Array(typeboxBody(t, items, `${where}[]`), limits)
+    case 'string':
+      return t.String(limits)
+    case 'integer':
+      return t.Integer(limits)
+    case 'number':
+      return t.Number(limits)
+    case 'boolean':
+      return t.Boolean(limits)
   }
   throw new Error(`typeboxBody: ${where} has type ${JSON.stringify(type)}, which the TypeBox conversion does not know`)
 }
@@ -45,13 +51,18 @@ function typeboxBody (t, schema = schemas.validateBody, where = 'body') {
 // its defaults (normalize: true): first exact-mirror's Clean, a compiled copy of the body that
 // keeps only the properties the schema names, then TypeBox's compiled Check. Returns
 // (body) => boolean.
-function elysiaBody () {
+function elysiaBody() {
   const { t, getSchemaValidator } = require('elysia')
   const validator = getSchemaValidator(typeboxBody(t), { normalize: true })
-  if (typeof validator.Clean !== 'function') throw new Error('elysiaBody: Elysia built no normaliser (exact-mirror) for the body')
+  if (typeof validator.Clean !== 'function')
+    throw new Error('elysiaBody: Elysia built no normaliser (exact-mirror) for the body')
   return (body) => {
     let value = body
-    try { value = validator.Clean(value) } catch { /* Elysia ignores a failed normalisation too */ }
+    try {
+      value = validator.Clean(value)
+    } catch {
+      /* Elysia ignores a failed normalisation too */
+    }
     return validator.Check(value)
   }
 }

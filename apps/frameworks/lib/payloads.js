@@ -17,13 +17,14 @@ const { perPost: IMAGES_PER_POST, names: IMAGE_NAMES } = require('./images.json'
 const HELLO_TEXT = 'Hello, World!'
 
 // Handlers return a fresh object, as a real handler would, and let the framework serialise it.
-function helloObject () {
+function helloObject() {
   return { hello: 'world' }
 }
 
 const BLOG_TITLE = 'What a flame graph told us about our slowest route'
 const BLOG_AUTHOR = 'Workbook Reader'
-const BLOG_BODY = 'We measured before we changed anything. The load test said the server answered ' +
+const BLOG_BODY =
+  'We measured before we changed anything. The load test said the server answered ' +
   'a few hundred requests a second, and the event-loop delay said why: every request waited for ' +
   'the one before it to finish its synchronous work. The flame graph put a single wide frame on ' +
   'top, a helper that serialised a large object only to hash it. We built the string once, ' +
@@ -32,7 +33,7 @@ const BLOG_BODY = 'We measured before we changed anything. The load test said th
   'what we kept: the laptop we measured on will not be the machine you read this on.'
 
 // IMAGES_PER_POST distinct names, uniformly at random: a partial Fisher-Yates shuffle of a copy.
-function pickImages (count = IMAGES_PER_POST) {
+function pickImages(count = IMAGES_PER_POST) {
   const pool = IMAGE_NAMES.slice()
   for (let i = 0; i < count; i++) {
     const j = i + Math.floor(Math.random() * (pool.length - i))
@@ -44,7 +45,7 @@ function pickImages (count = IMAGES_PER_POST) {
   return pool
 }
 
-function blogPost () {
+function blogPost() {
   return { title: BLOG_TITLE, author: BLOG_AUTHOR, body: BLOG_BODY, images: pickImages() }
 }
 
@@ -55,7 +56,7 @@ const schemas = {
   json: {
     type: 'object',
     properties: { hello: { type: 'string' } },
-    required: ['hello']
+    required: ['hello'],
   },
   blog: {
     type: 'object',
@@ -63,9 +64,9 @@ const schemas = {
       title: { type: 'string' },
       author: { type: 'string' },
       body: { type: 'string' },
-      images: { type: 'array', items: { type: 'string' } }
+      images: { type: 'array', items: { type: 'string' } },
     },
-    required: ['title', 'author', 'body', 'images']
+    required: ['title', 'author', 'body', 'images'],
   },
   // POST /validate: an order, the kind of body an API must check before it trusts it. Checking
   // it is real work: every line item has a pattern, an integer range, a minimum and a length
@@ -79,9 +80,9 @@ const schemas = {
         type: 'object',
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 100 },
-          email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' }
+          email: { type: 'string', maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' },
         },
-        required: ['name', 'email']
+        required: ['name', 'email'],
       },
       items: {
         type: 'array',
@@ -93,19 +94,19 @@ const schemas = {
             sku: { type: 'string', pattern: '^[A-Z]{3}-[0-9]{4}$' },
             quantity: { type: 'integer', minimum: 1, maximum: 99 },
             unitPrice: { type: 'number', minimum: 0 },
-            note: { type: 'string', maxLength: 200 }
+            note: { type: 'string', maxLength: 200 },
           },
-          required: ['sku', 'quantity', 'unitPrice']
-        }
-      }
+          required: ['sku', 'quantity', 'unitPrice'],
+        },
+      },
     },
-    required: ['orderId', 'customer', 'items']
+    required: ['orderId', 'customer', 'items'],
   },
   ok: {
     type: 'object',
     properties: { ok: { type: 'boolean' } },
-    required: ['ok']
-  }
+    required: ['ok'],
+  },
 }
 
 // The sample order: ORDER_ITEMS line items, the same on every run (no randomness), so that every
@@ -116,10 +117,10 @@ const NOTES = [
   'Gift wrap, please, and leave the receipt out of the parcel.',
   'Deliver to the back door if nobody answers at the front.',
   'Same as last month: the blue one, not the green one.',
-  'Keep the spare parts together with the manual in one box.'
+  'Keep the spare parts together with the manual in one box.',
 ]
 
-function deepFreeze (value) {
+function deepFreeze(value) {
   if (value !== null && typeof value === 'object') {
     for (const inner of Object.values(value)) deepFreeze(inner)
     Object.freeze(value)
@@ -127,7 +128,7 @@ function deepFreeze (value) {
   return value
 }
 
-function sampleOrder (items = ORDER_ITEMS) {
+function sampleOrder(items = ORDER_ITEMS) {
   return {
     orderId: 'ORD-20261125',
     customer: { name: 'Ada Lovelace', email: 'ada@example.org' },
@@ -135,8 +136,8 @@ function sampleOrder (items = ORDER_ITEMS) {
       sku: `${SKU_PREFIXES[i % SKU_PREFIXES.length]}-${String(1000 + ((i * 37) % 9000)).padStart(4, '0')}`,
       quantity: 1 + ((i * 7) % 99),
       unitPrice: Math.round((((i * 13.37) % 250) + 0.99) * 100) / 100,
-      note: NOTES[i % NOTES.length]
-    }))
+      note: NOTES[i % NOTES.length],
+    })),
   }
 }
 
@@ -145,11 +146,13 @@ const SAMPLE_VALID_BODY = deepFreeze(sampleOrder())
 
 // The same order with one mistake, in its last line item (a quantity of 0, below the minimum of
 // 1): a validator must walk the whole list to find it. Answered 400 only when validating.
-const SAMPLE_INVALID_BODY = deepFreeze((() => {
-  const order = sampleOrder()
-  order.items[order.items.length - 1].quantity = 0
-  return order
-})())
+const SAMPLE_INVALID_BODY = deepFreeze(
+  (() => {
+    const order = sampleOrder()
+    order.items[order.items.length - 1].quantity = 0
+    return order
+  })(),
+)
 
 // Fastify's own Ajv defaults (@fastify/ajv-compiler), so that express + ajv validates exactly as
 // fastify does and the experiment compares frameworks, not Ajv settings.
@@ -157,11 +160,11 @@ const AJV_OPTIONS = Object.freeze({
   coerceTypes: 'array',
   useDefaults: true,
   removeAdditional: true,
-  allErrors: false
+  allErrors: false,
 })
 
 // VALIDATE=1 (the default) turns body validation on, VALIDATE=0 turns it off.
-function validationEnabled (env = process.env) {
+function validationEnabled(env = process.env) {
   const raw = env.VALIDATE === undefined || env.VALIDATE === '' ? '1' : env.VALIDATE
   if (raw !== '0' && raw !== '1') {
     throw new Error(`VALIDATE must be 0 or 1, got ${JSON.stringify(raw)}`)
@@ -180,5 +183,5 @@ module.exports = {
   SAMPLE_VALID_BODY,
   SAMPLE_INVALID_BODY,
   AJV_OPTIONS,
-  validationEnabled
+  validationEnabled,
 }

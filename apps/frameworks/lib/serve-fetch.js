@@ -8,7 +8,7 @@ const { HOST, port, announce, onShutdown, serveHttp } = require('../../lib/contr
 
 const onBun = typeof globalThis.Bun !== 'undefined'
 
-function serveFetch (name, fetch, extra = {}) {
+function serveFetch(name, fetch, extra = {}) {
   if (onBun) {
     const server = globalThis.Bun.serve({ port: port(), hostname: HOST, fetch })
     announce(name, server.port, { server: 'Bun.serve', ...extra })

@@ -22,7 +22,7 @@ const { ajvBody, elysiaBody } = require('./body-validators')
 const BATCH_MS = 20
 const WARMUP_BATCHES = 5
 
-function compile (kind) {
+function compile(kind) {
   if (kind === 'ajv') return ajvBody()
   if (kind === 'typebox') return elysiaBody()
   if (kind === 'none') return (value) => value !== null
@@ -35,14 +35,15 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
-function main (argv) {
+function main(argv) {
   const kind = argv[0]
   const batches = argv[1] === undefined ? 21 : Number(argv[1])
   if (!Number.isInteger(batches) || batches < 1) throw new Error(`batches must be a positive integer, got ${argv[1]}`)
   const validate = compile(kind)
   const text = JSON.stringify(SAMPLE_VALID_BODY)
   if (!validate(JSON.parse(text))) throw new Error(`the ${kind} validator rejects SAMPLE_VALID_BODY`)
-  if (kind !== 'none' && validate(JSON.parse(JSON.stringify(SAMPLE_INVALID_BODY)))) throw new Error(`the ${kind} validator accepts SAMPLE_INVALID_BODY`)
+  if (kind !== 'none' && validate(JSON.parse(JSON.stringify(SAMPLE_INVALID_BODY))))
+    throw new Error(`the ${kind} validator accepts SAMPLE_INVALID_BODY`)
   const items = SAMPLE_VALID_BODY.items.length
   let sink = 0
   let calls = 0
@@ -51,7 +52,7 @@ function main (argv) {
     const t0 = performance.now()
     for (let i = 0; i < n; i++) sink += JSON.parse(text).items.length
     calls += n
-    return (performance.now() - t0) * 1e6 / n
+    return ((performance.now() - t0) * 1e6) / n
   }
   const parseAndValidate = () => {
     const t0 = performance.now()
@@ -60,7 +61,7 @@ function main (argv) {
       if (validate(body)) sink += body.items.length
     }
     calls += n
-    return (performance.now() - t0) * 1e6 / n
+    return ((performance.now() - t0) * 1e6) / n
   }
   while (parseAndValidate() * n < BATCH_MS * 1e6) n *= 2
   const off = []
@@ -74,25 +75,30 @@ function main (argv) {
       offNs = parseOnly()
       onNs = parseAndValidate()
     }
-    if (b >= WARMUP_BATCHES) { off.push(offNs); on.push(onNs) }
+    if (b >= WARMUP_BATCHES) {
+      off.push(offNs)
+      on.push(onNs)
+    }
   }
   if (sink !== calls * items) throw new Error('a validator rejected the body during the run')
   const ratios = off.map((o, i) => o / on[i])
   const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`
-  process.stdout.write(JSON.stringify({
-    validator: kind,
-    runtime,
-    bodyBytes: Buffer.byteLength(text),
-    items,
-    iterations: n,
-    batches,
-    parseNs: median(off),
-    parseAndValidateNs: median(on),
-    validateNs: median(on.map((o, i) => o - off[i])),
-    ratio: median(ratios),
-    ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios)
-  }) + '\n')
+  process.stdout.write(
+    `${JSON.stringify({
+      validator: kind,
+      runtime,
+      bodyBytes: Buffer.byteLength(text),
+      items,
+      iterations: n,
+      batches,
+      parseNs: median(off),
+      parseAndValidateNs: median(on),
+      validateNs: median(on.map((o, i) => o - off[i])),
+      ratio: median(ratios),
+      ratioMin: Math.min(...ratios),
+      ratioMax: Math.max(...ratios),
+    })}\n`,
+  )
 }
 
 try {

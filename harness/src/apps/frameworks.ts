@@ -1,0 +1,195 @@
+import fs from "node:fs";
+import path from "node:path";
+import { appsDir } from "../core/paths";
+
+/**
+ * The framework apps of apps/frameworks/: one typed list instead of a glob, so a notebook says
+ * which frameworks it compares and prints the versions it actually measured. Every app serves
+ * GET /hello, /json and /blog (payloads in apps/frameworks/lib/payloads.js) and 404 elsewhere.
+ */
+export interface FrameworkEntry {
+  /** Short id; also the app name in the app's listening line. */
+  name: string;
+  /** Name for tables and chart labels. */
+  title: string;
+  /** The npm package whose version is reported; null for node:http (the Node version is). */
+  package: string | null;
+  /** The app file, relative to the repository's apps/ folder. */
+  entry: string;
+  /** True when routes go through a router (the framework's own); false for a switch on the path. */
+  router: boolean;
+  /**
+   * The runtime the app is written for. Absent: Node (the main comparison; any runtime may run
+   * it). "bun": measured on Bun; started on Node it serves through @hono/node-server's fetch
+   * adaptor (apps/frameworks/lib/serve-fetch.js), so it keeps the app contract everywhere.
+   */
+  runtime?: "bun";
+  notes?: string;
+}
+
+const list: FrameworkEntry[] = [
+  {
+    name: "node-http",
+    title: "node:http",
+    package: null,
+    entry: "frameworks/node-http.js",
+    router: false,
+    notes: "No framework: a switch on the path. The baseline.",
+  },
+  {
+    name: "fastify",
+    title: "Fastify",
+    package: "fastify",
+    entry: "frameworks/fastify.js",
+    router: true,
+    notes: "Response schemas (fast-json-stringify). POST /validate has a body schema unless VALIDATE=0.",
+  },
+  {
+    name: "fastify-noschema",
+    title: "Fastify (no schemas)",
+    package: "fastify",
+    entry: "frameworks/fastify-noschema.js",
+    router: true,
+    notes: "The fastify routes without schemas: JSON.stringify serialises.",
+  },
+  {
+    name: "koa",
+    title: "Koa",
+    package: "koa",
+    entry: "frameworks/koa.js",
+    router: false,
+    notes: "No router package: one middleware switches on ctx.path.",
+  },
+  {
+    name: "express",
+    title: "Express",
+    package: "express",
+    entry: "frameworks/express.js",
+    router: true,
+    notes: "etag and x-powered-by off. POST /validate checks its body with ajv 8 unless VALIDATE=0.",
+  },
+  {
+    name: "restify",
+    title: "restify",
+    package: "restify",
+    entry: "frameworks/restify.js",
+    router: true,
+    notes: "No plugins registered.",
+  },
+  {
+    name: "hono",
+    title: "Hono",
+    package: "hono",
+    entry: "frameworks/hono.js",
+    router: true,
+    notes: "Served through @hono/node-server, which converts to and from fetch Request/Response.",
+  },
+  {
+    name: "micro",
+    title: "micro",
+    package: "micro",
+    entry: "frameworks/micro.js",
+    router: false,
+    notes: "micro has no router: a switch on the path.",
+  },
+  { name: "polka", title: "Polka", package: "polka", entry: "frameworks/polka.js", router: true },
+  {
+    name: "h3",
+    title: "h3",
+    package: "h3",
+    entry: "frameworks/h3.js",
+    router: true,
+    notes: "Served through toNodeHandler from h3/node (srvx). An ES module loaded with require().",
+  },
+  {
+    name: "hono-bun",
+    title: "Hono (Bun.serve)",
+    package: "hono",
+    entry: "frameworks/hono-bun.js",
+    router: true,
+    runtime: "bun",
+    notes: "The Hono app of hono.js, app.fetch handed to Bun.serve: no node:http adaptor.",
+  },
+  {
+    name: "elysia",
+    title: "Elysia",
+    package: "elysia",
+    entry: "frameworks/elysia.js",
+    router: true,
+    runtime: "bun",
+    notes:
+      "app.listen() on Bun. POST /validate has a TypeBox body schema (normalised by exact-mirror, then checked) unless VALIDATE=0.",
+  },
+];
+
+export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((entry) => Object.freeze(entry)));
+
+/** The entry called `name`; throws, listing the known names, when there is none. */
+export function frameworkByName(name: string): FrameworkEntry {
+  const found = frameworks.find((entry) => entry.name === name);
+  if (!found) {
+    throw new Error(`no framework named ${JSON.stringify(name)}; known: ${frameworks.map((e) => e.name).join(", ")}`);
+  }
+  return found;
+}
+
+/**
+ * The version that will run, read from <repoRoot>/node_modules/<package>/package.json (the root
+ * package.json says what was asked for, node_modules what was installed). For node:http: the
+ * version of the Node running this code, without the "v".
+ */
+export function frameworkVersion(entry: FrameworkEntry, repoRoot: string): string {
+  if (entry.package === null) return process.versions.node;
+  const file = path.join(repoRoot, "node_modules", entry.package, "package.json");
+  let manifest: { version?: unknown };
+  try {
+    manifest = JSON.parse(fs.readFileSync(file, "utf8")) as { version?: unknown };
+  } catch (err) {
+    throw new Error(`cannot read the version of ${entry.package} from ${file}: ${(err as Error).message}`);
+  }
+  if (typeof manifest.version !== "string") throw new Error(`${file} has no "version" field`);
+  return manifest.version;
+}
+
+export interface FrameworkPayloads {
+  HELLO_TEXT: string;
+  helloObject(): unknown;
+  blogPost(): unknown;
+  /** The order POST /validate accepts, and the same order with one bad line item. */
+  SAMPLE_VALID_BODY: { items: unknown[] };
+  SAMPLE_INVALID_BODY: { items: unknown[] };
+}
+
+/** apps/frameworks/lib/payloads.js, the apps' own module, so the harness never keeps a copy. */
+export function frameworkPayloads(): FrameworkPayloads {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  return require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as FrameworkPayloads;
+}
+
+/** The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of apps/frameworks/lib/payloads.js (an order). */
+export function validateRequestBody(): string {
+  return JSON.stringify(frameworkPayloads().SAMPLE_VALID_BODY);
+}
+
+/** Sizes of what the framework apps exchange, in bytes of body (no headers), for prose that quotes them. */
+export interface PayloadSizes {
+  hello: number;
+  json: number;
+  /** One /blog post (the image names picked vary a little in length from post to post). */
+  blog: number;
+  /** The order POSTed to /validate, and its number of line items. */
+  order: number;
+  orderItems: number;
+}
+
+export function payloadSizes(): PayloadSizes {
+  const p = frameworkPayloads();
+  const bytes = (text: string) => Buffer.byteLength(text);
+  return {
+    hello: bytes(p.HELLO_TEXT),
+    json: bytes(JSON.stringify(p.helloObject())),
+    blog: bytes(JSON.stringify(p.blogPost())),
+    order: bytes(JSON.stringify(p.SAMPLE_VALID_BODY)),
+    orderItems: p.SAMPLE_VALID_BODY.items.length,
+  };
+}

@@ -1,0 +1,247 @@
+import fs from "node:fs";
+import path from "node:path";
+import { AppStartError } from "../core/errors";
+import { loopbackUrl } from "../core/loopback";
+import { assertUniqueKeys } from "../core/order";
+import { repoRoot } from "../core/paths";
+import { pinning, serverWrap } from "../core/pinning";
+import { within } from "../core/time";
+import { type AppChannel, openChannel, PROBE_FILE } from "./channel";
+import { cellSerial, type Stoppable, track, untrack } from "./lifecycle";
+import { waitListening } from "./listening";
+import { signalGroup } from "./process-group";
+import { type AppRef, resolveApp } from "./registry";
+import { type ExitInfo, spawnGroup } from "./spawn";
+
+export interface StartOptions {
+  /** Extra environment for the app. PORT=0 and HOST=127.0.0.1 are always set. */
+  env?: Record<string, string>;
+  /** Flags for the runtime before the entry file, e.g. ["--cpu-prof"]. */
+  nodeArgs?: string[];
+  /** Arguments after the entry file. */
+  args?: string[];
+  /** A command put in front of [runtime, ...nodeArgs, entry], e.g. a clinic invocation. */
+  wrap?: string[];
+  /** The runtime binary. Default: the Node running the harness (the pinned Node 26). */
+  runtime?: string;
+  /** Milliseconds to wait for the app to listen. Default 10000. */
+  startTimeoutMs?: number;
+  /** A path that must answer < 400 once listening; false to skip. Default: the registry's (none for your own file). */
+  probe?: string | false;
+  /** Run the app on its own core(s) (see pinning()). Default true. */
+  pin?: boolean;
+  /** Sample the app's memory, event loop and GC every this many ms (its probe sends them). Default: no sampling. */
+  sampleMs?: number;
+  /** Of an app that listens on several ports, the one to load. */
+  port?: number;
+  /** The app's working folder. Default: the workbook's root for a registered app, the entry's folder for your own. */
+  cwd?: string;
+  /**
+   * false: return as soon as the process is spawned, without waiting for it to listen or probing it
+   * (for a wrapper that runs its own load and ends the app itself, such as clinic). Default true.
+   */
+  listen?: boolean;
+}
+
+export interface AppHandle {
+  name: string;
+  url: string;
+  port: number;
+  /** The app's own pid (differs from groupId when wrapped). */
+  pid: number;
+  groupId: number;
+  /** The CPUs the app runs on ("1"), or null when not pinned. */
+  cpus: string | null;
+  /** Set when the app listens beyond loopback. */
+  warning: string | null;
+  /** The probe's channel (samples, heap snapshots); null on a runtime without it (Bun). */
+  channel: AppChannel | null;
+  /** Resolves when the spawned process exits. */
+  exited: Promise<ExitInfo>;
+  exitInfo(): ExitInfo | null;
+  stdout(): string;
+  stderr(): string;
+  /** SIGINT to the whole process group, then SIGKILL after `timeoutMs` (default 5000). */
+  stop(opts?: { signal?: NodeJS.Signals; timeoutMs?: number }): Promise<ExitInfo>;
+}
+
+/** A runtime given by path must exist and be executable: checked here, because behind taskset its absence would look like a crash. */
+function assertExecutable(runtime: string, name: string): void {
+  if (!path.isAbsolute(runtime)) return;
+  try {
+    fs.accessSync(runtime, fs.constants.X_OK);
+  } catch (e) {
+    const why =
+      (e as NodeJS.ErrnoException).code === "ENOENT" ? `no such file: ${runtime}` : `not executable: ${runtime}`;
+    throw new AppStartError("WB_APP_SPAWN", `could not start app "${name}": ${why}`, { app: name });
+  }
+}
+
+const isNode = (runtime: string) => !/bun(\.exe)?$/.test(path.basename(runtime));
+
+/**
+ * Start an app as its own process group with PORT=0 and HOST=127.0.0.1: one of the registry, or a
+ * server file of your own (any framework, CommonJS or ESM). Waits until it listens (its JSON line, or
+ * the probe's report of its 'listening' event), checks its probe path, and returns a handle. Fails
+ * with an AppStartError that says what happened (exited, never listened, listened twice, answered an
+ * error) and quotes the ends of its stdout and stderr; nothing of it is left running.
+ */
+export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<AppHandle> {
+  const app = resolveApp(ref);
+  const runtime = opts.runtime ?? process.execPath;
+  assertExecutable(runtime, app.name);
+  const node = isNode(runtime);
+  const opened = node ? openChannel(app.entryPath, opts.sampleMs ?? 0) : null;
+  const preload = node ? ["--require", PROBE_FILE] : [];
+  const pinned = (opts.pin ?? true) && pinning().enabled;
+  const wrap = [...serverWrap(pinned), ...(opts.wrap ?? [])];
+  const argv = [...wrap, runtime, ...preload, ...(opts.nodeArgs ?? []), app.entryPath, ...(opts.args ?? [])];
+  const env = {
+    ...process.env,
+    ...opts.env,
+    ...opened?.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    WORKBOOK_WATCH_STDIN: "1",
+    WORKBOOK_APP: app.name,
+  };
+  let proc: Awaited<ReturnType<typeof spawnGroup>>;
+  try {
+    proc = await spawnGroup(argv, {
+      cwd: opts.cwd ?? (app.registered ? repoRoot : path.dirname(app.entryPath)),
+      env,
+      name: app.name,
+    });
+  } catch (e) {
+    opened?.channel.close();
+    throw e;
+  }
+  const { groupId, exited } = proc;
+  let stopping: Promise<ExitInfo> | null = null;
+
+  const handle: AppHandle & Stoppable = {
+    name: app.name,
+    url: "",
+    port: 0,
+    pid: groupId,
+    groupId,
+    cell: cellSerial(),
+    exited,
+    cpus: pinned ? pinning().server : null,
+    warning: null,
+    channel: opened?.channel ?? null,
+    exitInfo: proc.exitInfo,
+    stdout: () => proc.stdout.text(),
+    stderr: () => proc.stderr.text(),
+    stop: ({ signal = "SIGINT", timeoutMs = 5000 }: { signal?: NodeJS.Signals; timeoutMs?: number } = {}) => {
+      stopping ??= (async () => {
+        if (!proc.exitInfo()) {
+          signalGroup(groupId, signal);
+          if ((await within(exited, timeoutMs, null)) === null) {
+            proc.stderr.push(`[workbook] ${app.name} ignored ${signal} for ${timeoutMs} ms: killed`);
+          }
+        }
+        signalGroup(groupId, "SIGKILL"); // whatever is left of the group
+        const info = await exited;
+        proc.child.stdin?.destroy();
+        opened?.channel.close();
+        untrack(handle);
+        return info;
+      })();
+      return stopping;
+    },
+  };
+  track(handle);
+  void exited.then(() => {
+    // spawnGroup kills what is left of the group
+    opened?.channel.close();
+    untrack(handle);
+  });
+
+  if (opts.listen === false) return handle;
+  try {
+    const listening = await waitListening(proc, opened?.channel ?? null, {
+      name: app.name,
+      timeoutMs: opts.startTimeoutMs ?? 10_000,
+      settleMs: app.registered ? 0 : 150,
+      port: opts.port,
+    });
+    loopbackUrl(listening.url);
+    Object.assign(handle, { url: listening.url, port: listening.port, pid: listening.pid, warning: listening.warning });
+    if (listening.warning) console.warn(`[workbook] ${listening.warning}`);
+    const probe = opts.probe === false ? null : (opts.probe ?? app.probe);
+    if (probe) await probeApp(handle, probe);
+    return handle;
+  } catch (e) {
+    await handle.stop({ timeoutMs: 2000 });
+    throw e;
+  }
+}
+
+/** GET `path` on a listening app: anything but an answer below 400 is an AppStartError. */
+export async function probeApp(
+  app: Pick<AppHandle, "name" | "url" | "stdout" | "stderr">,
+  path: string,
+): Promise<void> {
+  const tails = () => ({ app: app.name, stdout: app.stdout(), stderr: app.stderr() });
+  let res: Response;
+  try {
+    res = await fetch(loopbackUrl(app.url, path), { signal: AbortSignal.timeout(5000), redirect: "manual" });
+  } catch (e) {
+    throw new AppStartError(
+      "WB_APP_PROBE",
+      `app "${app.name}" listens but GET ${path} failed: ${(e as Error).message}`,
+      {
+        ...tails(),
+        hint: "does every route end its answer (res.end())? A first request that takes more than 5 s fails here too",
+      },
+    );
+  }
+  const body = await res.text();
+  if (res.status >= 400) {
+    throw new AppStartError(
+      "WB_APP_PROBE",
+      `app "${app.name}" answered ${res.status} to GET ${path}: ${body.slice(0, 300)}`,
+      {
+        ...tails(),
+        hint:
+          res.status === 404
+            ? `does the app serve ${path}? Pass { probe: "/a-path-it-serves" }, or { probe: false }`
+            : undefined,
+      },
+    );
+  }
+}
+
+/** Start an app, run `fn` with it, and stop it whatever happens: the safe default in cells. */
+export async function withApp<T>(ref: AppRef, fn: (app: AppHandle) => Promise<T>, opts?: StartOptions): Promise<T> {
+  const app = await startApp(ref, opts);
+  try {
+    return await fn(app);
+  } finally {
+    await app.stop();
+  }
+}
+
+/** One app to start among several: a registered name, or a key with the app and its start options. */
+export type AppSpec = string | { key: string; app: AppRef; start?: StartOptions };
+
+/**
+ * Start every app in order, run `fn` with their handles by key, and stop them all at the end,
+ * whatever happens (also when one fails to start: those already started are stopped).
+ */
+export async function withApps<T>(specs: AppSpec[], fn: (apps: Record<string, AppHandle>) => Promise<T>): Promise<T> {
+  const list = specs.map((s) => (typeof s === "string" ? { key: s, app: s as AppRef, start: undefined } : s));
+  if (list.length === 0) throw new AppStartError("WB_BAD_OPTION", "withApps: no apps");
+  assertUniqueKeys(
+    "withApps",
+    list.map((s) => s.key),
+  );
+  const handles: Record<string, AppHandle> = {};
+  try {
+    for (const s of list) handles[s.key] = await startApp(s.app, s.start);
+    return await fn(handles);
+  } finally {
+    await Promise.all(Object.values(handles).map((h) => h.stop()));
+  }
+}

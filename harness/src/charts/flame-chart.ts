@@ -1,0 +1,174 @@
+import * as Plot from "@observablehq/plot";
+import { fmt, pct } from "../core/format";
+import { type Chart, plot } from "./plot";
+import { textTable } from "./tables";
+import { CATEGORY_COLOURS, charsIn, SMALL_FONT_PX } from "./theme";
+
+/**
+ * A flame graph's data and its drawing. The data (what profiles/flame.ts computes from a CPU profile
+ * or a sampling heap profile) is defined here, with the chart that draws it.
+ */
+export type FrameCategory = keyof typeof CATEGORY_COLOURS;
+
+export interface Frame {
+  name: string;
+  /** File relative to the workbook (apps/...), node:..., or "" for native frames. */
+  file: string;
+  /** 1-based line, 0 when unknown. */
+  line: number;
+  category: FrameCategory;
+}
+
+/** One rectangle of the flame graph. x0/x1 are shares of the busy total (0..1). */
+export interface FlameRect extends Frame {
+  depth: number;
+  x0: number;
+  x1: number;
+  self: number;
+}
+
+export interface HotFrame extends Frame {
+  /** Share of the busy total with this frame on top of the stack. */
+  selfShare: number;
+  /** Share of the busy total with this frame anywhere on the stack. */
+  totalShare: number;
+  /** For the app's own frames: its own share plus that of the native, node and dependency frames it called. */
+  attributedShare: number;
+}
+
+export interface FlameData {
+  /** What the widths measure: CPU samples (a CPU profile) or bytes allocated (a sampling heap profile). */
+  unit: "samples" | "bytes";
+  /** Samples in all (idle ones included), or bytes. */
+  total: number;
+  /** Share of samples in which the process was idle (waiting for I/O); 0 for a heap profile. Every other share is of the busy total. */
+  idleShare: number;
+  /** The profile's length in ms (0 for a heap profile). */
+  durationMs: number;
+  rects: FlameRect[];
+  /** Frames by attributed share (the app's own) or self share, hottest first. */
+  hot: HotFrame[];
+  /** The hottest frame of the app's own code. */
+  hottestUser: HotFrame | null;
+  /** Share of the busy total on top of the stack, by category. */
+  categories: Record<FrameCategory, number>;
+}
+
+export interface FlameChartMeta {
+  title: string;
+  subtitle?: string;
+  /**
+   * Frames narrower than this share of the width are left out, and the chart is as tall as the
+   * deepest stack of the frames left. Default 0.01 (1 %, about 9 px): a tower a few pixels wide
+   * would otherwise make a chart taller than a screen with the frames that matter squeezed into
+   * its bottom rows. The subtitle says how much was left out.
+   */
+  minWidth?: number;
+  /** Stack levels drawn at most; deeper frames are left out (and counted in the subtitle). Default 40. */
+  maxDepth?: number;
+}
+
+const WIDTH = 900;
+
+/** The frames drawn (wide and shallow enough) and a sentence on what was left out. */
+export function foldFlame(
+  data: FlameData,
+  minWidth = 0.01,
+  maxDepth = 40,
+): { rects: FlameRect[]; depth: number; folded: string } {
+  const rects = data.rects.filter((r) => r.x1 - r.x0 >= minWidth && r.depth < maxDepth);
+  const hiddenDeep = data.rects.filter((r) => r.x1 - r.x0 >= minWidth && r.depth >= maxDepth).length;
+  const deepest = Math.max(0, ...data.rects.map((r) => r.depth + 1));
+  const depth = Math.max(1, ...rects.map((r) => r.depth + 1));
+  const parts = [`frames narrower than ${pct(minWidth)} of the width left out`];
+  if (deepest > depth) parts.push(`the deepest stack had ${deepest} levels, ${depth} drawn`);
+  if (hiddenDeep) parts.push(`${hiddenDeep} frames below level ${maxDepth} cut`);
+  return { rects, depth, folded: parts.join("; ") };
+}
+
+/** A static flame graph: one rect per frame, width = share of the busy total, coloured by category. */
+export function flameChart(data: FlameData, meta: FlameChartMeta): Chart {
+  const { rects, depth, folded } = foldFlame(data, meta.minWidth, meta.maxDepth);
+  const label = (r: FlameRect) => {
+    const chars = charsIn((r.x1 - r.x0) * (WIDTH - 34), SMALL_FONT_PX) - 1;
+    if (chars < 4) return "";
+    return r.name.length > chars ? `${r.name.slice(0, chars - 1)}…` : r.name;
+  };
+  const shares = (Object.entries(data.categories) as [FrameCategory, number][]).filter(([, v]) => v >= 0.005);
+  const what =
+    data.unit === "bytes"
+      ? `${fmt(data.total / 2 ** 20)} MB allocated (sampled)`
+      : `${fmt(data.total)} samples over ${(data.durationMs / 1000).toFixed(1)} s, ${pct(data.idleShare)} idle (left out)`;
+  const across = data.unit === "bytes" ? "share of the bytes allocated" : "share of busy CPU samples";
+  return plot(
+    {
+      width: WIDTH,
+      height: 75 + depth * 15,
+      marginLeft: 10,
+      marginRight: 24,
+      marginBottom: 30,
+      x: { domain: [0, 1], tickFormat: (d: number) => `${Math.round(d * 100)}%`, label: across },
+      y: { domain: [0, depth + 1.2], axis: null },
+      color: { domain: Object.keys(CATEGORY_COLOURS), range: Object.values(CATEGORY_COLOURS) },
+      marks: [
+        Plot.rect(rects, {
+          x1: "x0",
+          x2: "x1",
+          y1: "depth",
+          y2: (r: FlameRect) => r.depth + 1,
+          fill: "category",
+          stroke: "white",
+          strokeWidth: 0.5,
+          title: (r: FlameRect) =>
+            `${r.name} ${r.file ? `${r.file}:${r.line}` : "(native)"}\n${r.category} · total ${pct(r.x1 - r.x0, 1)} · self ${pct(r.self, 1)}`,
+        }),
+        Plot.text(rects, {
+          x: "x0",
+          y: (r: FlameRect) => r.depth + 0.5,
+          text: label,
+          dx: 3,
+          textAnchor: "start",
+          fontSize: SMALL_FONT_PX,
+          fill: "black",
+        }),
+        Plot.text(shares, {
+          x: (_: unknown, i: number) => i / shares.length,
+          y: depth + 0.7,
+          textAnchor: "start",
+          dx: 14,
+          text: ([c, v]: [FrameCategory, number]) => `${c} ${(v * 100).toFixed(0)}%`,
+          fill: "black",
+        }),
+        Plot.dot(shares, {
+          x: (_: unknown, i: number) => i / shares.length,
+          y: depth + 0.7,
+          dx: 6,
+          r: 5,
+          fill: ([c]: [FrameCategory, number]) => c,
+        }),
+      ],
+    },
+    {
+      title: meta.title,
+      subtitle: meta.subtitle ?? `${what}; stacks grow upwards; width = ${across}; ${folded}`,
+      text: `${meta.title}\n${hotTable(data, 12)}`,
+    },
+  );
+}
+
+/** The hottest frames as a text table (frame, where, kind, self %, total %, and attributed % for the app's own). */
+export function hotTable(data: FlameData, n = 10): string {
+  return textTable(
+    data.hot
+      .filter((h) => h.category !== "idle")
+      .slice(0, n)
+      .map((h) => ({
+        frame: h.name.slice(0, 40),
+        where: h.file ? `${h.file}:${h.line}` : "(native)",
+        kind: h.category,
+        "self %": +(h.selfShare * 100).toFixed(1),
+        "total %": +(h.totalShare * 100).toFixed(1),
+        "attributed %": h.category === "user" ? +(h.attributedShare * 100).toFixed(1) : "",
+      })),
+  );
+}

@@ -1,0 +1,90 @@
+import * as Plot from "@observablehq/plot";
+import { newOutput, type Output } from "./display";
+import { document, svgString, toPng } from "./render";
+import { FONT_FAMILY, FONT_PX, MUTED } from "./theme";
+
+/** A rendered chart: SVG for the browser, a text fallback, and its size. */
+export interface Chart {
+  title: string;
+  svg: string;
+  text: string;
+  width: number;
+  height: number;
+}
+
+export interface ChartMeta {
+  /** Bold line above the chart. */
+  title: string;
+  /** Grey line under the title: what to look at. */
+  subtitle?: string;
+  /** The text/plain fallback; default: the title. */
+  text?: string;
+}
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Render Plot options to a Chart, with the workbook's font, size and title block. */
+export function plot(options: Plot.PlotOptions, meta: ChartMeta): Chart {
+  const width = options.width ?? 640;
+  const height = options.height ?? 300;
+  const node = Plot.plot({
+    ...options,
+    width,
+    height,
+    document: document(),
+    style: { fontFamily: `${FONT_FAMILY}, sans-serif`, fontSize: `${FONT_PX}px`, background: "white", color: "black" },
+  }) as unknown as Element;
+  if (node.tagName.toLowerCase() !== "svg") {
+    throw new Error("charts: Plot returned a <figure>; give the title through meta, and draw legends as marks");
+  }
+  return frame(svgString(node), width, height, meta);
+}
+
+function frame(inner: string, width: number, height: number, meta: ChartMeta): Chart {
+  const top = meta.subtitle ? 44 : 26;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + top}" viewBox="0 0 ${width} ${height + top}" ` +
+    `font-family="${FONT_FAMILY}, sans-serif"><rect width="100%" height="100%" fill="white"/>` +
+    `<text x="4" y="17" font-size="14" font-weight="bold" fill="black">${esc(meta.title)}</text>` +
+    (meta.subtitle ? `<text x="4" y="35" font-size="11.5" fill="${MUTED}">${esc(meta.subtitle)}</text>` : "") +
+    `<svg x="0" y="${top}" width="${width}" height="${height}">${inner}</svg></svg>`;
+  return { title: meta.title, svg, text: meta.text ?? meta.title, width, height: height + top };
+}
+
+/** Several charts one above the other, as one chart (one output, one PNG). */
+export function stack(charts: Chart[], meta: ChartMeta): Chart {
+  const width = Math.max(...charts.map((c) => c.width));
+  let y = 0;
+  const parts = charts.map((c) => {
+    const part = `<svg x="0" y="${y}" width="${c.width}" height="${c.height}">${c.svg.replace(/^<svg[^>]*>/, "").replace(/<\/svg>$/, "")}</svg>`;
+    y += c.height + 8;
+    return part;
+  });
+  const text = [meta.text ?? meta.title, ...charts.map((c) => c.text)].join("\n\n");
+  return frame(parts.join(""), width, y, { ...meta, text });
+}
+
+/** Two charts side by side, as one chart. */
+export function beside(charts: Chart[], meta: ChartMeta): Chart {
+  let x = 0;
+  const parts = charts.map((c) => {
+    const part = `<svg x="${x}" y="0" width="${c.width}" height="${c.height}">${c.svg.replace(/^<svg[^>]*>/, "").replace(/<\/svg>$/, "")}</svg>`;
+    x += c.width + 12;
+    return part;
+  });
+  const text = [meta.text ?? meta.title, ...charts.map((c) => c.text)].join("\n\n");
+  return frame(parts.join(""), x - 12, Math.max(...charts.map((c) => c.height)), { ...meta, text });
+}
+
+/**
+ * Show a chart as ONE output holding image/svg+xml, image/png and text/plain, so it appears
+ * in trusted and untrusted JupyterLab, in exported HTML and in a terminal. Pass an Output
+ * (from newOutput) to redraw in place.
+ */
+export function show(chart: Chart, output: Output = newOutput(), { png = true } = {}): void {
+  output.update({
+    ...(png ? { "image/png": toPng(chart.svg) } : {}),
+    "image/svg+xml": chart.svg,
+    "text/plain": chart.text,
+  });
+}

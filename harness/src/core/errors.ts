@@ -1,0 +1,91 @@
+/**
+ * Every error the harness throws, in one module (as fastify keeps its errors): a code, the app it
+ * concerns, what the app printed, and what to try. The message is built here from those fields,
+ * once, so no caller ever parses a message to get the app's output back: read `err.stderr`.
+ */
+export type ErrorCode =
+  /** No such app in the registry, or its entry file does not exist. */
+  | "WB_APP_NOT_FOUND"
+  /** The OS could not start the runtime (ENOENT, EACCES). */
+  | "WB_APP_SPAWN"
+  /** The app exited before it listened. */
+  | "WB_APP_EXITED"
+  /** The app neither listened nor exited within its start timeout. */
+  | "WB_APP_SILENT"
+  /** The app listened on more than one address and the harness cannot tell which one to load. */
+  | "WB_APP_LISTENED_TWICE"
+  /** The app listened but its probe request failed or answered 400 or above. */
+  | "WB_APP_PROBE"
+  /** The app listens where the harness cannot load it: a pipe, or another machine's address. */
+  | "WB_APP_UNREACHABLE"
+  /** The app exited while it was being loaded. */
+  | "WB_APP_DIED"
+  /** A target or a path that leaves this machine's loopback. */
+  | "WB_NOT_LOOPBACK"
+  /** A load test saw unexpected statuses, errors or timeouts. */
+  | "WB_LOAD"
+  /** A profiler or a tool wrote no report. */
+  | "WB_NO_REPORT"
+  /** A tool (clinic, a heap snapshot) did not finish in time. */
+  | "WB_TIMEOUT"
+  /** An option or an argument the function cannot take. */
+  | "WB_BAD_OPTION";
+
+export interface ErrorFields {
+  /** The app's name, when the error concerns one. */
+  app?: string;
+  /** The last lines of what the app wrote to stdout / stderr. */
+  stdout?: string;
+  stderr?: string;
+  /** What to try next, in one sentence. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** The message of an error: what happened, what to try, then the app's own output (last lines). */
+export function errorMessage(what: string, f: ErrorFields): string {
+  const parts = [what];
+  if (f.hint) parts.push(`Try: ${f.hint}`);
+  if (f.stdout?.trim()) parts.push(`--- stdout (last lines) ---\n${f.stdout.trimEnd()}`);
+  if (f.stderr?.trim()) parts.push(`--- stderr (last lines) ---\n${f.stderr.trimEnd()}`);
+  return parts.join("\n");
+}
+
+export class WorkbookError extends Error {
+  readonly code: ErrorCode;
+  /** What happened, in one sentence: the message without the hint and the output tails. */
+  readonly summary: string;
+  readonly app?: string;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly hint?: string;
+
+  constructor(code: ErrorCode, what: string, fields: ErrorFields = {}) {
+    super(errorMessage(what, fields), fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.summary = what;
+    this.app = fields.app;
+    this.stdout = fields.stdout;
+    this.stderr = fields.stderr;
+    this.hint = fields.hint;
+  }
+}
+
+/** An app that did not get as far as listening and answering its probe. */
+export class AppStartError extends WorkbookError {}
+
+/** A load test that cannot report a number: its answers were wrong, or its app died. */
+export class LoadTestError<R = unknown> extends WorkbookError {
+  /** The measured record, when the runs finished and their answers failed the checks. */
+  readonly result?: R;
+  constructor(code: ErrorCode, what: string, fields: ErrorFields & { result?: R } = {}) {
+    super(code, what, fields);
+    this.result = fields.result;
+  }
+}
+
+/** The error for an option a function cannot take: `throw badOption("runLoad", "repeats must be >= 1")`. */
+export function badOption(fn: string, why: string): WorkbookError {
+  return new WorkbookError("WB_BAD_OPTION", `${fn}: ${why}`);
+}

@@ -1,0 +1,29 @@
+/** Numbers as prose and tables write them: one formatter per kind of figure. */
+
+/** A number for prose: 12,345 · 123 · 12.3 · 1.23. Non-finite values as "n/a". */
+export function fmt(v: number): string {
+  if (!Number.isFinite(v)) return "n/a";
+  const a = Math.abs(v);
+  if (a >= 1000) return Math.round(v).toLocaleString("en-US");
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  return v.toFixed(2);
+}
+
+/** A share (0..1) as a percentage: pct(0.123) = "12 %", pct(0.123, 1) = "12.3 %". */
+export function pct(share: number, digits = 0): string {
+  return Number.isFinite(share) ? `${(share * 100).toFixed(digits)} %` : "n/a";
+}
+
+/** A ratio as "1.52x" (two decimals below 10, one below 100, none above). */
+export function times(ratio: number): string {
+  if (!Number.isFinite(ratio)) return "n/a";
+  const a = Math.abs(ratio);
+  if (a >= 100) return `${Math.round(ratio).toLocaleString("en-US")}x`;
+  return `${ratio.toFixed(a >= 10 ? 1 : 2)}x`;
+}
+
+/** "1 run", "3 runs". */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}

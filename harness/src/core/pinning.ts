@@ -1,0 +1,90 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+
+/**
+ * Core pinning. On these small machines the load generator and the server each want a whole core;
+ * left to the scheduler they share both, and a per-round ratio between two apps swung twice as much
+ * (measured on the 2-core CI machine, harness README "Measuring on few cores"). So, on Linux with two
+ * or more CPUs and `taskset` (util-linux), every app runs on its own core(s) and the load generator
+ * (this process: autocannon and the paced loads run in it) on the first one.
+ *
+ * Off with WORKBOOK_PIN=0 (or `pin: false` on a call); off by itself, with the reason, elsewhere
+ * (macOS has no taskset; one CPU cannot be split).
+ */
+export interface Pinning {
+  enabled: boolean;
+  /** CPU list for apps, e.g. "1" (taskset's syntax); null when off. */
+  server: string | null;
+  /** CPU list for the load generator, e.g. "0"; null when off. */
+  generator: string | null;
+  /** How it is set, or why it is off: printed in the fingerprint and kept in every result. */
+  reason: string;
+}
+
+function allowedCpus(): number[] | null {
+  try {
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1];
+    if (!list) return null;
+    return list.split(",").flatMap((part) => {
+      const [a, b] = part.split("-").map(Number);
+      return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    });
+  } catch {
+    return null;
+  }
+}
+
+const ORIGINAL = allowedCpus(); // read once, before anything is pinned
+let decided: Pinning | null = null;
+
+function decide(): Pinning {
+  const off = (reason: string): Pinning => ({ enabled: false, server: null, generator: null, reason });
+  if (process.env.WORKBOOK_PIN === "0") return off("off: WORKBOOK_PIN=0");
+  if (process.platform !== "linux") return off(`off: core pinning needs Linux (taskset); this is ${process.platform}`);
+  if (!ORIGINAL || ORIGINAL.length < 2)
+    return off(`off: this process may use ${ORIGINAL?.length ?? "an unknown number of"} CPU(s); pinning needs 2`);
+  if (spawnSync("taskset", ["-V"]).status !== 0) return off("off: taskset (util-linux) is not installed");
+  const [first, ...rest] = ORIGINAL;
+  const server = rest.join(",");
+  return {
+    enabled: true,
+    server,
+    generator: String(first),
+    reason: `apps on CPU ${server}, load generator on CPU ${first}`,
+  };
+}
+
+/** The pinning in force for this process (decided once). */
+export function pinning(): Pinning {
+  decided ??= decide();
+  return { ...decided };
+}
+
+/** The command to put in front of an app's runtime: ["taskset", "-c", "1"], or [] when off. */
+export function serverWrap(pin = true): string[] {
+  const p = pinning();
+  return pin && p.enabled ? ["taskset", "-c", p.server!] : [];
+}
+
+function setAffinity(cpus: string): void {
+  spawnSync("taskset", ["-a", "-p", "-c", cpus, String(process.pid)], { stdio: "ignore" });
+}
+
+let holders = 0;
+
+/**
+ * Pin this process (every thread: autocannon, the live chart's renderer) to the generator's CPU
+ * until the returned function is called. Calls nest: the last release restores the original CPUs.
+ * Does nothing when pinning is off or `pin` is false.
+ */
+export function pinGenerator(pin = true): () => void {
+  const p = pinning();
+  if (!pin || !p.enabled) return () => {};
+  if (holders++ === 0) setAffinity(p.generator!);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--holders === 0) setAffinity(ORIGINAL!.join(","));
+  };
+}

@@ -1,0 +1,38 @@
+import fs from "node:fs";
+import path from "node:path";
+import { type Fingerprint, fingerprint } from "./fingerprint";
+import { ensureDir, resultsDir } from "./paths";
+
+export interface SavedResults<T> {
+  notebook: string;
+  savedAt: string;
+  fingerprint: Fingerprint;
+  data: T;
+}
+
+/** results/<notebook>.json; the name must be a plain file name, so nothing lands outside resultsDir. */
+function fileName(fn: string, notebook: string): string {
+  if (typeof notebook !== "string" || !/^[\w.-]+$/.test(notebook) || /^\.+$/.test(notebook)) {
+    throw new Error(`${fn}: notebook name must be a plain file name, got ${JSON.stringify(notebook)}`);
+  }
+  return `${notebook.replace(/\.ipynb$/, "")}.json`;
+}
+
+/**
+ * Save a notebook's measurements to results/<notebook>.json with the machine fingerprint.
+ * Returns the path. The file is rewritten whole on each call: pass everything measured.
+ */
+export function saveResults<T>(notebook: string, data: T): string {
+  const file = path.join(ensureDir(resultsDir), fileName("saveResults", notebook));
+  const saved: SavedResults<T> = { notebook, savedAt: new Date().toISOString(), fingerprint: fingerprint(), data };
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(saved, null, 2));
+  fs.renameSync(tmp, file);
+  return file;
+}
+
+/** A notebook's saved results, or null when it has saved none. */
+export function loadResults<T>(notebook: string): SavedResults<T> | null {
+  const file = path.join(resultsDir, fileName("loadResults", notebook));
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as SavedResults<T>) : null;
+}

@@ -1,0 +1,40 @@
+/**
+ * The profile switch. WORKBOOK_PROFILE=quick gives CI short loads and fewer repeats;
+ * `full` (the default) gives learners steadier numbers. Notebooks read durations from here.
+ */
+export interface Settings {
+  name: "quick" | "full";
+  /** Seconds of discarded load before the measured runs. */
+  warmupSeconds: number;
+  /** Seconds of each measured run. */
+  durationSeconds: number;
+  /** Measured runs per load test (the median and the spread are taken across them). */
+  repeats: number;
+  /** Seconds of load for a profiler run (clinic, --cpu-prof). */
+  profileSeconds: number;
+}
+
+const PROFILES: Record<Settings["name"], Settings> = {
+  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 3, repeats: 3, profileSeconds: 4 },
+  full: { name: "full", warmupSeconds: 3, durationSeconds: 10, repeats: 5, profileSeconds: 10 },
+};
+
+export function settings(): Settings {
+  const raw = (process.env.WORKBOOK_PROFILE || "full").toLowerCase();
+  if (raw !== "quick" && raw !== "full") {
+    throw new Error(`WORKBOOK_PROFILE must be "quick" or "full", got ${JSON.stringify(process.env.WORKBOOK_PROFILE)}`);
+  }
+  return { ...PROFILES[raw] };
+}
+
+/**
+ * The load generator is saturated, and a result's req/s is its limit rather than the server's, when
+ * its main thread used at least this share of one core over the steady seconds of a run (the first
+ * second, with its connections and JIT warm-up, and the last, cut short, are left out).
+ * Measured on the 2-core CI machine with the generator and the server each pinned to a core
+ * (scratch runs of node:http, fastify, express, koa, restify etag at 1-100 connections, 5 steady
+ * seconds each): where the generator set the pace (the server below 96 % of its core) its main
+ * thread read 91-97 % in every second; where the server set it (server at 96-101 %) the generator
+ * read 40-87 %, one second of koa at 95 %. 90 sits between the two.
+ */
+export const SATURATION_CPU_PERCENT = 90;

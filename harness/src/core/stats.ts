@@ -1,0 +1,91 @@
+/** Small, dependency-free statistics used across the harness. */
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Nearest-rank percentile, p in [0, 100]. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const rank = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[rank];
+}
+
+/**
+ * A figure measured several times: the median (the figure to quote), the smallest and largest, and
+ * every value in the order measured. The one "median with its spread" type of the harness.
+ */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  /** (max - min) / median: 0.1 means the values spanned 10 % of the median. */
+  relativeSpread: number;
+  /** Coefficient of variation: standard deviation / mean (0 for fewer than two values). */
+  cv: number;
+  runs: number[];
+}
+
+export function spread(values: readonly number[]): Spread {
+  const finite = values.filter(Number.isFinite);
+  const m = median(finite);
+  const min = finite.length ? Math.min(...finite) : NaN;
+  const max = finite.length ? Math.max(...finite) : NaN;
+  return { median: m, min, max, relativeSpread: m ? (max - min) / m : NaN, cv: cv(finite), runs: [...values] };
+}
+
+/** Standard deviation over mean (sample standard deviation); 0 for fewer than two values. */
+export function cv(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1);
+  return mean ? Math.sqrt(variance) / Math.abs(mean) : NaN;
+}
+
+/**
+ * a[i] / b[i] for each i both have (values measured in the same round, close in time), as a Spread:
+ * its median is the ratio to quote. null when either list is empty.
+ */
+export function pairedRatios(a: readonly number[], b: readonly number[]): Spread | null {
+  const n = Math.min(a.length, b.length);
+  if (n === 0) return null;
+  return spread(Array.from({ length: n }, (_, i) => a[i] / b[i]));
+}
+
+export function round(value: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+/** Counts by key (status codes, error codes) summed over several records: `{ "200": 5 }` + `{ "200": 2, "503": 1 }`. */
+export function mergeCounts(records: Iterable<Readonly<Record<string, number>>>): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const r of records) for (const [key, n] of Object.entries(r)) total[key] = (total[key] ?? 0) + n;
+  return total;
+}
+
+/**
+ * Least-squares slope of y over x (units of y per unit of x), with the fit's R². NaN for fewer
+ * than two distinct x. Used for "is memory climbing": MB per second over a run.
+ */
+export function slope(points: readonly { x: number; y: number }[]): { slope: number; r2: number } {
+  const n = points.length;
+  if (n < 2) return { slope: NaN, r2: NaN };
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
+  for (const p of points) {
+    sxy += (p.x - mx) * (p.y - my);
+    sxx += (p.x - mx) ** 2;
+    syy += (p.y - my) ** 2;
+  }
+  if (sxx === 0) return { slope: NaN, r2: NaN };
+  const b = sxy / sxx;
+  return { slope: b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy) };
+}

@@ -1,0 +1,191 @@
+import { performance } from "node:perf_hooks";
+import type { AppHandle } from "../apps/start";
+import { WorkbookError } from "../core/errors";
+import { sleep } from "../core/time";
+import { type ContentionTotals, combinePaced } from "../load/contention";
+import { pacedFailure, pacedLoad } from "../load/paced";
+import { runLoad } from "../load/run";
+import { rateForShare, timeRoute } from "../load/timing";
+import type { ExerciseSpec } from "./spec";
+
+/**
+ * The loads of an exercise check: the spec's measured load on one app, with its background load
+ * at the same time. A latency metric is measured on an evenly paced load (pacedLoad), never on
+ * autocannon's rate, whose per-second bursts decide a p99 by how they line up with the background.
+ */
+
+/** The background load as the check runs it. */
+export interface BackgroundPlan {
+  path: string;
+  /** Requests a second, evenly spaced. */
+  rate: number;
+  /** The spec's busyShare, or null for a fixed rate. */
+  busyShare: number | null;
+  /** The median time of one request on the baseline, in ms (busyShare only), and every timed request. */
+  costMs: number | null;
+  costSamples: number[];
+}
+
+const letters = (n: number): string =>
+  (n >= 26 ? letters(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26));
+const prefix = letters(Math.floor(Math.random() * 26 ** 3));
+let asked = 0;
+
+/** `path` with every `{name}` replaced by a name of lowercase letters not asked before by this process. */
+export function freshPath(path: string): string {
+  return path.replace(/\{name\}/g, () => `${prefix}${letters(asked++)}`.slice(0, 20));
+}
+
+/**
+ * The background's rate. A fixed `rate` is taken as it is. A `busyShare` is turned into a rate
+ * from the cost of one request, timed on `target` (the baseline) with timeRoute(): one request
+ * untimed (lazy set-up), then `samples` one after another with nothing else running, each for a
+ * fresh name; rate = rateForShare(busyShare, median ms) = busyShare x 1000 / median ms, the rule
+ * notebook 02 plans its loads with. Throws when a request fails or answers anything but 200, or
+ * costs under 1 ms (not an expensive route).
+ */
+export async function backgroundPlan(
+  spec: ExerciseSpec,
+  target: AppHandle | string,
+  samples = 5,
+): Promise<BackgroundPlan | null> {
+  const bg = spec.background;
+  if (!bg) return null;
+  if (bg.busyShare === undefined)
+    return { path: bg.path, rate: bg.rate!, busyShare: null, costMs: null, costSamples: [] };
+  const timing = await timeRoute(target, () => freshPath(bg.path), { repeats: samples, warmup: 1 });
+  const costMs = timing.ms.median;
+  if (costMs < 1)
+    throw new Error(`one request to ${bg.path} took ${costMs.toFixed(2)} ms: busyShare is for an expensive route`);
+  return {
+    path: bg.path,
+    rate: rateForShare(bg.busyShare, costMs),
+    busyShare: bg.busyShare,
+    costMs,
+    costSamples: timing.ms.runs,
+  };
+}
+
+/** The background for `seconds`, evenly paced; with `{name}` in the path, one request per fresh name (no cache can answer it). */
+async function backgroundLoad(
+  app: AppHandle,
+  plan: BackgroundPlan,
+  seconds: number,
+  label: string,
+): Promise<ContentionTotals> {
+  const opts = { target: app, timeoutMs: 30_000, label };
+  if (!plan.path.includes("{name}"))
+    return combinePaced([await pacedLoad({ ...opts, path: plan.path, rate: plan.rate, seconds })]);
+  const t0 = performance.now();
+  const one = async (i: number) => {
+    await sleep(t0 + (i * 1000) / plan.rate - performance.now());
+    return pacedLoad({ ...opts, path: freshPath(plan.path), rate: 1, seconds: 1 }); // exactly one request, sent now
+  };
+  return combinePaced(
+    await Promise.all(Array.from({ length: Math.max(1, Math.floor(plan.rate * seconds)) }, (_, i) => one(i))),
+  );
+}
+
+export interface ExerciseRun {
+  label: string;
+  /** The spec's metric: req/s, or the latency percentile in ms. */
+  value: number;
+  /** The server's CPU time per request, µs (reqPerSec runs; null otherwise or where it cannot be read). */
+  cpuPerRequestUs: number | null;
+  latencyMs: { p50: number; p90: number; p99: number };
+  background: ContentionTotals | null;
+  /** Why the run does not count (errors, timeouts, unexpected statuses, on either load); null when it does. */
+  failure: string | null;
+  /** req/s: autocannon used most of a core. Latency: the pacer's p99 send lag exceeded the gap between two requests (1000 / rate ms), which adds to every latency. */
+  generatorSaturated: boolean;
+}
+
+/**
+ * One run of the spec's measured load on `app` for `seconds`, with the background (a plan from
+ * backgroundPlan) at the same time, or alone (null). Never throws for the app's answers.
+ */
+export async function exerciseRun(
+  app: AppHandle,
+  spec: ExerciseSpec,
+  background: BackgroundPlan | null,
+  seconds: number,
+  who = app.name,
+): Promise<ExerciseRun> {
+  const metric = spec.metric ?? "reqPerSec";
+  const label = `${who} ${spec.load.path ?? "/"}${background ? ` with ${background.path}` : ""}`;
+  const bg = background ? backgroundLoad(app, background, seconds, `${who} ${background.path}`) : Promise.resolve(null);
+  if (metric === "reqPerSec") {
+    const [r, b] = await Promise.allSettled([
+      runLoad({
+        target: app,
+        ...spec.load,
+        connections: spec.load.connections ?? 50,
+        warmup: 0,
+        duration: seconds,
+        repeats: 1,
+        live: false,
+        label,
+      }),
+      bg,
+    ]);
+    const totals = b.status === "fulfilled" ? b.value : null;
+    const bgFailure =
+      b.status === "rejected"
+        ? `the background load failed: ${(b.reason as Error).message}`
+        : totals && pacedFailure(totals);
+    if (r.status === "rejected") {
+      const e = r.reason as Error;
+      return {
+        label,
+        value: NaN,
+        cpuPerRequestUs: null,
+        latencyMs: { p50: NaN, p90: NaN, p99: NaN },
+        background: totals,
+        failure: e instanceof WorkbookError ? e.summary : e.message,
+        generatorSaturated: false,
+      };
+    }
+    return {
+      label,
+      value: r.value.reqPerSec.median,
+      cpuPerRequestUs: r.value.cpuPerRequestUs?.median ?? null,
+      latencyMs: r.value.latencyMs,
+      background: totals,
+      failure: bgFailure,
+      generatorSaturated: r.value.generator.saturated,
+    };
+  }
+  // allSettled, as above: when one load fails the other still runs to its end before the app is stopped.
+  const rate = spec.load.rate!;
+  const [c, b] = await Promise.allSettled([
+    pacedLoad({ target: app, path: spec.load.path ?? "/", method: spec.load.method, rate, seconds, label }),
+    bg,
+  ]);
+  const totals = b.status === "fulfilled" ? b.value : null;
+  const bgFailure =
+    b.status === "rejected"
+      ? `the background load failed: ${(b.reason as Error).message}`
+      : totals && pacedFailure(totals);
+  if (c.status === "rejected") {
+    return {
+      label,
+      value: NaN,
+      cpuPerRequestUs: null,
+      latencyMs: { p50: NaN, p90: NaN, p99: NaN },
+      background: totals,
+      failure: (c.reason as Error).message,
+      generatorSaturated: false,
+    };
+  }
+  const cheap = c.value;
+  return {
+    label,
+    value: cheap.latencyMs[metric],
+    cpuPerRequestUs: null,
+    latencyMs: cheap.latencyMs,
+    background: totals,
+    // Saturated: the pacer's p99 lag exceeds the gap between two measured requests (1000 / rate ms), as generatorLag() judges it.
+    failure: pacedFailure(combinePaced([cheap])) ?? bgFailure,
+    generatorSaturated: cheap.sendLagMs.p99 > 1000 / rate,
+  };
+}

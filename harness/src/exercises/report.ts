@@ -1,0 +1,154 @@
+import path from "node:path";
+import type { AppHandle } from "../apps/start";
+import { markdown } from "../charts/display";
+import { WorkbookError } from "../core/errors";
+import { times } from "../core/format";
+import { loopbackUrl } from "../core/loopback";
+import { median, round } from "../core/stats";
+import { sleep, within } from "../core/time";
+import type { ExerciseSpec } from "./spec";
+import type { CheckDetails, CheckResult, Failure } from "./types";
+
+/** The words of an exercise check: what went wrong with a learner's app, and the verdict shown to the learner. */
+
+/** The learner's stderr without the submission's folder, the error's first line (from stderr, else from `body`) and where in the learner's files it was thrown. */
+function blame(stderr: string, dir: string, body = ""): { tail: string; said: string } {
+  const tail = stderr.split(dir + path.sep).join("");
+  const error =
+    tail.split("\n").find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? body.match(/\b\w*Error: [^<\n]*/)?.[0];
+  const where =
+    tail.match(/\(?((?:app|start)\/[^\s():]+:\d+)/)?.[1] ?? tail.split("\n").find((l) => /^\S+:\d+$/.test(l));
+  return { tail, said: error ? `: ${error.trim()}${where ? ` (${where})` : ""}` : "" };
+}
+
+/** A friendly message from the error of an app that did not get as far as listening. */
+export function startFailure(err: Error, dir: string): Failure {
+  const e = err instanceof WorkbookError ? err : null;
+  const { tail, said } = blame(e?.stderr ?? "", dir, e?.summary ?? err.message);
+  if (e?.code === "WB_APP_EXITED") {
+    const m = e.summary.match(/exited with code (\S+)|was killed by (\S+)/);
+    const how = m?.[1] !== undefined ? `code ${m[1]}` : `signal ${m?.[2] ?? "?"}`;
+    return {
+      message: `Your app exited before it listened (${how})${said}.`,
+      stderr: tail,
+      hints: [
+        /SyntaxError/.test(tail)
+          ? "A syntax error: `node --check app/server.js` points at it without starting the app."
+          : "It crashed while starting: run `node app/server.js` yourself and read the first lines of the error.",
+      ],
+    };
+  }
+  if (e?.code === "WB_APP_SILENT") {
+    const waited = e.summary.match(/within (\d+) ms/)?.[1] ?? "?";
+    return {
+      message: `Your app never listened (waited ${waited} ms)${said}.`,
+      stderr: tail,
+      hints: [
+        "The harness waits for the server's 'listening' event: does app/server.js still call listen()? Is something before it waiting forever?",
+      ],
+    };
+  }
+  return {
+    message: `Your app did not start: ${e?.summary ?? err.message}${said}`,
+    stderr: tail,
+    hints: e?.hint ? [e.hint] : [],
+  };
+}
+
+/** When the learner's app has exited (waiting up to `waitMs` for it): "Your app crashed <when>: <error> (<file:line>)." Else null. */
+export async function crashFailure(app: AppHandle, when: string, dir: string, waitMs = 500): Promise<Failure | null> {
+  const exit = app.exitInfo() ?? (await within(app.exited, waitMs, null));
+  if (!exit) return null;
+  await sleep(50); // the last stderr lines
+  const { tail, said } = blame(app.stderr(), dir);
+  return {
+    message: `Your app crashed ${when}${said}.`,
+    stderr: tail,
+    hints: [
+      "An error thrown in a request handler (or in a callback it started) ends the process unless it is caught: the stack trace below says where.",
+      "Catch it and answer 500 if it can happen, or fix its cause; run `node app/server.js` and ask the same request to see it yourself.",
+    ],
+  };
+}
+
+/** The learner's first request (the spec's probe), right after it listens: null when answered below 400, else what went wrong. */
+export async function firstRequest(app: AppHandle, probe: string, dir: string): Promise<Failure | null> {
+  let answer: { status: number; body: string } | null = null;
+  let why = "";
+  try {
+    const res = await fetch(loopbackUrl(app.url, probe), { signal: AbortSignal.timeout(5000), redirect: "manual" });
+    answer = { status: res.status, body: await res.text() };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string } };
+    why =
+      e.name === "TimeoutError"
+        ? "gave no answer within 5 s"
+        : `closed the connection without an answer (${e.cause?.code ?? e.message})`;
+  }
+  if (answer && answer.status < 400) return null;
+  const crash = await crashFailure(app, `on its first request, GET ${probe}`, dir, 1000);
+  if (crash) return crash;
+  const { tail, said } = blame(app.stderr(), dir, answer?.body);
+  if (answer) {
+    return {
+      message: `Your app started but answered ${answer.status} to GET ${probe}${said}.`,
+      stderr: tail,
+      hints: [
+        answer.status >= 500
+          ? "A status of 500 means a handler failed: its stderr (below) or the answer's body says why."
+          : `GET ${probe} must answer as the starting point does.`,
+      ],
+    };
+  }
+  return {
+    message: `Your app started but ${why} to GET ${probe}.`,
+    stderr: tail,
+    hints: [
+      "Every request must be answered: each path through a handler ends with res.end() (or the framework's send).",
+    ],
+  };
+}
+
+/** The verdict of a measured check: both apps' medians, the background load, the round-by-round ratios and the threshold. */
+export function ratioMessage(
+  spec: ExerciseSpec,
+  base: string,
+  d: CheckDetails,
+  rounds: number[],
+  ratio: number,
+): string {
+  const higher = d.metric === "reqPerSec";
+  const [b, m] = [median(d.baseline), median(d.submission)];
+  const what = higher
+    ? `served ${Math.round(m)} req/s against ${base}'s ${Math.round(b)}`
+    : `had a ${d.metric} latency of ${round(m, 2)} ms against ${base}'s ${round(b, 2)} ms`;
+  const bg = d.background;
+  const during = !bg
+    ? ""
+    : ` while ${bg.path} was asked ${round(bg.rate, 2)} times a second${
+        bg.costMs === null
+          ? ""
+          : ` (one request took ${base} ${round(bg.costMs, 1)} ms, timed by the check: busy ${Math.round(bg.busyShare! * 100)} % of the time)`
+      }`;
+  let note = "";
+  if (d.decidedOn === "cpuPerRequest") {
+    note =
+      ` (the load generator was saturated, so req/s was its limit: this ratio is of the server's CPU time per request, ` +
+      `yours ${round(median(d.submissionCpuUs), 1)} µs against ${round(median(d.baselineCpuUs), 1)} µs, which measures the server whoever set the pace)`;
+  } else if (d.generatorSaturated && !higher) {
+    note = ` (the load generator sent late, p99 lag above the ${round(1000 / spec.load.rate!, 2)} ms between two requests: the lag adds to both apps' latencies, so the real ratio is likely higher)`;
+  }
+  return (
+    `Your app ${what}${during} (medians of ${d.baseline.length} rounds, same run; round by round ${rounds.map(times).join(", ")}): ` +
+    `${ratio}x${note}; the exercise asks for at least ${spec.threshold}x. All ${d.responses.length} answers match.`
+  );
+}
+
+/** A friendly pass/fail (Markdown in a notebook, text elsewhere): the message, the hints, and the app's stderr on a failure. */
+export function printCheck(result: CheckResult): void {
+  const lines = [`**${result.pass ? "✅ PASS" : "❌ FAIL"}: exercise ${result.exercise}**`, "", result.message];
+  if (result.hints.length) lines.push("", "Hints:", ...result.hints.map((h) => `* ${h}`));
+  if (!result.pass && result.details.stderr.trim())
+    lines.push("", "Your app's stderr (last lines):", "", "```", result.details.stderr.trim(), "```");
+  markdown(lines.join("\n"));
+}

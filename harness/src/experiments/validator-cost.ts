@@ -1,0 +1,76 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { appsDir } from "../core/paths";
+
+/** One validator's price, measured outside any server by apps/frameworks/lib/validator-cost.js. */
+export interface ValidatorCost {
+  /**
+   * "ajv" (fastify.js, express.js), "typebox" (what Elysia runs: its exact-mirror normalisation,
+   * then TypeBox's compiled check) or "none" (the control).
+   */
+  validator: string;
+  /** "Node 26.10.0", "Bun 1.4.5": where it ran. */
+  runtime: string;
+  /** Size of the JSON body (SAMPLE_VALID_BODY, the order of apps/frameworks/lib/payloads.js) and its line items. */
+  bodyBytes: number;
+  items: number;
+  /** Parses (and validations) per batch, chosen so that a batch lasts at least 20 ms. */
+  iterations: number;
+  batches: number;
+  /** Median ns to parse the body, and to parse and validate it. */
+  parseNs: number;
+  parseAndValidateNs: number;
+  /** Median of the batches' (parse and validate - parse) in ns: the validation alone. */
+  validateNs: number;
+  /**
+   * Median of the batches' parse / (parse and validate): the share of its throughput a loop that
+   * only parses keeps when it validates too. Not a server's on/off: a server does much more.
+   */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+}
+
+export interface ValidatorCostOptions {
+  validator: "ajv" | "typebox" | "none";
+  /** Binary of the runtime to measure on (a RuntimeEntry's `binary`); default: this Node. */
+  runtime?: string;
+  /** Measured batches; default 21. */
+  batches?: number;
+  /** Time limit of the measurement; default 60,000 ms. */
+  timeoutMs?: number;
+}
+
+const SCRIPT = path.join(appsDir, "frameworks", "lib", "validator-cost.js");
+
+/**
+ * Times a body validator of POST /validate on its own, in a child process on the runtime given:
+ * parse-only against parse-and-validate of the same body, in alternating batches. A load test
+ * shows what validation costs a whole request; this shows the validator's own share of it.
+ * Rejects with the script's stderr when it fails (a validator that rejects the valid body or
+ * accepts the invalid one fails) or outlives `timeoutMs`.
+ */
+export function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
+  const args = [SCRIPT, opts.validator, String(opts.batches ?? 21)];
+  const timeout = opts.timeoutMs ?? 60_000;
+  return new Promise((resolve, reject) => {
+    execFile(opts.runtime ?? process.execPath, args, { timeout, encoding: "utf8" }, (err, stdout, stderr) => {
+      if (err) {
+        const why = err.killed ? `did not finish within ${timeout} ms` : `failed (${err.code ?? err.signal})`;
+        reject(
+          new Error(
+            `validatorCost(${opts.validator}) ${why}: ${stderr.trim().split("\n").slice(0, 3).join(" | ") || "no stderr"}`,
+          ),
+        );
+        return;
+      }
+      try {
+        resolve(JSON.parse(stdout) as ValidatorCost);
+      } catch {
+        reject(
+          new Error(`validatorCost(${opts.validator}) printed no JSON line: ${JSON.stringify(stdout.slice(0, 200))}`),
+        );
+      }
+    });
+  });
+}

@@ -1,0 +1,240 @@
+import type { AppHandle } from "../apps/start";
+import { readUsage } from "../apps/usage";
+import { badOption } from "../core/errors";
+import { assertUniqueKeys, roundOrder } from "../core/order";
+import { settings } from "../core/settings";
+import { mergeCounts, type Spread, spread } from "../core/stats";
+import { type LoopMetricsSnapshot, loopMetrics } from "./loop-metrics";
+import { latencySummary, sumOutcomes } from "./outcome";
+import { type PacedResult, pacedLoad } from "./paced";
+import type { LatencySummary, Outcome } from "./types";
+
+/**
+ * Head-of-line blocking, measured: an evenly paced load on a cheap route while an evenly paced
+ * background load hits an expensive route of the same app. Both are open-loop (pacedLoad), so
+ * neither burst nor back-off decides the result.
+ */
+
+export interface ContentionVariant {
+  /** Names the result. */
+  key: string;
+  target: AppHandle | string;
+  /** The measured load. Default `/cheap` at 200 req/s. */
+  cheap?: { path?: string; rate?: number };
+  /** The background load, or null for the cheap route alone. Default `/expensive` at 4 req/s. */
+  background?: { path?: string; method?: string; rate: number } | null;
+  /** Reset /__metrics before each measured run and read it after. Default false. */
+  metrics?: boolean;
+  /** OPTIONAL: pacedLoad's `stampHeader` for both loads (the time each request was due, e.g. "x-request-start"). */
+  stampHeader?: string;
+}
+
+export interface ContentionRun {
+  cheap: PacedResult;
+  background: PacedResult | null;
+  metrics: LoopMetricsSnapshot | null;
+  /** The server's CPU time over the run per answer of both loads, µs; null for a URL target. */
+  cpuPerRequestUs: number | null;
+}
+
+/** Several paced runs of one load, added up. */
+export interface ContentionTotals extends Outcome {
+  label: string;
+  rate: number;
+  due: number;
+  skipped: number;
+  errorCodes: Record<string, number>;
+  /** Requests sent again after a keep-alive reset (pacedLoad's `retried`). */
+  retried: number;
+  latencyMs: LatencySummary;
+  okLatencyMs: LatencySummary;
+  /** The p99 of each run, to see the spread; its median is the figure to compare (one noisy run cannot move it). */
+  p99: Spread;
+  /** How late the generator sent (pacedLoad's sendLagMs), in the worst run: a large p99 means it was saturated. */
+  sendLagMs: { p99: number; max: number };
+}
+
+export interface ContentionResult {
+  key: string;
+  seconds: number;
+  cheap: ContentionTotals;
+  background: ContentionTotals | null;
+  /** Server CPU time per answered request, across the runs; null for a URL target. */
+  cpuPerRequestUs: Spread | null;
+  runs: ContentionRun[];
+}
+
+export function combinePaced(results: PacedResult[]): ContentionTotals {
+  const sum = (f: (r: PacedResult) => number) => results.reduce((a, r) => a + f(r), 0);
+  const answered = results.flatMap((r) => r.samples.filter((s) => s.latencyMs !== null));
+  return {
+    label: results[0].label,
+    rate: results[0].rate,
+    due: sum((r) => r.due),
+    skipped: sum((r) => r.skipped),
+    errorCodes: mergeCounts(results.map((r) => r.errorCodes)),
+    retried: sum((r) => r.retried),
+    ...sumOutcomes(results),
+    latencyMs: latencySummary(answered.map((s) => s.latencyMs as number)),
+    okLatencyMs: latencySummary(
+      answered.filter((s) => s.status >= 200 && s.status < 300).map((s) => s.latencyMs as number),
+    ),
+    p99: spread(results.map((r) => r.latencyMs.p99)),
+    sendLagMs: {
+      p99: Math.max(...results.map((r) => r.sendLagMs.p99)),
+      max: Math.max(...results.map((r) => r.sendLagMs.max)),
+    },
+  };
+}
+
+/**
+ * p50, p90 and p99 of one load, computed run by run and summarised as the median run with the best
+ * and worst, for any subset of answers. `load`: "cheap" (default) or "background"; `status`: "any"
+ * answer (default), "2xx", or one HTTP status (e.g. 503). Runs without a matching answer are left
+ * out; `count` sums the answers.
+ */
+export function runPercentiles(
+  r: ContentionResult,
+  opts: { load?: "cheap" | "background"; status?: "any" | "2xx" | number } = {},
+): { count: number; p50: Spread; p90: Spread; p99: Spread } {
+  const status = opts.status ?? "any";
+  const keep = (code: number) => status === "any" || (status === "2xx" ? code >= 200 && code < 300 : code === status);
+  const perRun = r.runs
+    .map((run) => (opts.load === "background" ? run.background : run.cheap))
+    .map((p) =>
+      latencySummary(
+        (p?.samples ?? []).filter((x) => x.latencyMs !== null && keep(x.status)).map((x) => x.latencyMs as number),
+      ),
+    )
+    .filter((l) => l.count > 0);
+  return {
+    count: perRun.reduce((a, l) => a + l.count, 0),
+    p50: spread(perRun.map((l) => l.p50)),
+    p90: spread(perRun.map((l) => l.p90)),
+    p99: spread(perRun.map((l) => l.p99)),
+  };
+}
+
+async function once(v: ContentionVariant, seconds: number, measured: boolean): Promise<ContentionRun> {
+  const metrics = measured && v.metrics === true;
+  if (metrics) await loopMetrics(v.target, { reset: true });
+  const bg = v.background === undefined ? { path: "/expensive", rate: 4 } : v.background;
+  const cheapPath = v.cheap?.path ?? "/cheap";
+  const pid = typeof v.target === "string" ? null : v.target.pid;
+  const cpu0 = pid === null ? null : readUsage(pid);
+  const [cheap, background] = await Promise.all([
+    pacedLoad({
+      target: v.target,
+      path: cheapPath,
+      rate: v.cheap?.rate ?? 200,
+      seconds,
+      stampHeader: v.stampHeader,
+      label: `${v.key} ${cheapPath}`,
+    }),
+    bg
+      ? pacedLoad({
+          target: v.target,
+          path: bg.path ?? "/expensive",
+          method: bg.method,
+          rate: bg.rate,
+          seconds,
+          stampHeader: v.stampHeader,
+          label: `${v.key} ${bg.path ?? "/expensive"}`,
+        })
+      : Promise.resolve(null),
+  ]);
+  const cpu1 = pid === null ? null : readUsage(pid);
+  const answers = cheap.totalRequests + (background?.totalRequests ?? 0);
+  const cpuPerRequestUs = cpu0 && cpu1 && answers ? ((cpu1.cpuMs - cpu0.cpuMs) * 1000) / answers : null;
+  return { cheap, background, metrics: metrics ? await loopMetrics(v.target) : null, cpuPerRequestUs };
+}
+
+function combine(v: ContentionVariant, seconds: number, runs: ContentionRun[]): ContentionResult {
+  const bgs = runs.map((r) => r.background).filter((r): r is PacedResult => r !== null);
+  const cpu = runs.map((r) => r.cpuPerRequestUs);
+  return {
+    key: v.key,
+    seconds,
+    cheap: combinePaced(runs.map((r) => r.cheap)),
+    background: bgs.length ? combinePaced(bgs) : null,
+    cpuPerRequestUs: cpu.every((c) => c !== null) ? spread(cpu as number[]) : null,
+    runs,
+  };
+}
+
+export interface ContentionRoundsOptions {
+  /** Measured runs per variant. Default settings().repeats. */
+  rounds?: number;
+  /** Seconds per measured run. Default settings().durationSeconds. */
+  seconds?: number;
+  /** One discarded run of this length per variant first. Default settings().warmupSeconds; 0 for none. */
+  warmupSeconds?: number;
+}
+
+/**
+ * Measure several variants in rounds: every round runs each variant once, in an order rotated by
+ * one each round (core/order.ts), so a burst of other activity on the machine spoils one run of
+ * several variants rather than every run of one.
+ */
+export async function contentionRounds(
+  variants: ContentionVariant[],
+  opts: ContentionRoundsOptions = {},
+): Promise<Record<string, ContentionResult>> {
+  const s = settings();
+  const rounds = opts.rounds ?? s.repeats;
+  const seconds = opts.seconds ?? s.durationSeconds;
+  const warmup = opts.warmupSeconds ?? s.warmupSeconds;
+  if (variants.length === 0) throw badOption("contentionRounds", "no variants");
+  assertUniqueKeys(
+    "contentionRounds",
+    variants.map((v) => v.key),
+  );
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw badOption("contentionRounds", `rounds must be an integer >= 1, got ${rounds}`);
+  if (warmup > 0) for (const v of variants) await once(v, warmup, false);
+  const runs = new Map<string, ContentionRun[]>(variants.map((v) => [v.key, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const v of roundOrder(variants, round)) runs.get(v.key)!.push(await once(v, seconds, true));
+  }
+  const out: Record<string, ContentionResult> = {};
+  for (const v of variants) out[v.key] = combine(v, seconds, runs.get(v.key)!);
+  return out;
+}
+
+/** One variant: a warm-up, then `rounds` measured runs (see contentionRounds). */
+export async function contention(
+  variant: ContentionVariant,
+  opts: ContentionRoundsOptions = {},
+): Promise<ContentionResult> {
+  return (await contentionRounds([variant], opts))[variant.key];
+}
+
+export interface GeneratorLag {
+  /** The worst run's p99 and max send lag, in ms (pacedLoad's sendLagMs), and the load it came from. */
+  p99: number;
+  max: number;
+  worst: string;
+  /** Measured loads looked at. */
+  loads: number;
+}
+
+/**
+ * How far behind its schedule the paced generator fell, over many contention results: the worst
+ * run's p99 send lag. Every latency is counted from when a request was due, so this lag is part of
+ * every latency reported; a p99 above the gap between two requests means the generator was saturated.
+ */
+export function generatorLag(results: Iterable<ContentionResult>): GeneratorLag {
+  let out: GeneratorLag = { p99: 0, max: 0, worst: "-", loads: 0 };
+  for (const r of results) {
+    for (const t of [r.cheap, r.background]) {
+      if (!t) continue;
+      out = {
+        p99: Math.max(out.p99, t.sendLagMs.p99),
+        max: Math.max(out.max, t.sendLagMs.max),
+        worst: t.sendLagMs.p99 > out.p99 ? t.label : out.worst,
+        loads: out.loads + 1,
+      };
+    }
+  }
+  return out;
+}

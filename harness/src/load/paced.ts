@@ -1,0 +1,235 @@
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import type { AppHandle } from "../apps/start";
+import { badOption } from "../core/errors";
+import { loopbackUrl } from "../core/loopback";
+import { pinGenerator } from "../core/pinning";
+import { percentile } from "../core/stats";
+import { sleep } from "../core/time";
+import { latencySummary } from "./outcome";
+import type { LatencySummary, Outcome } from "./types";
+
+/**
+ * An evenly paced request generator: request i is sent at start + i / rate, whatever happened
+ * to the requests before it (open loop). autocannon's rate limiter sends each connection's
+ * per-second budget back to back at the start of every second; for head-of-line blocking
+ * that burst decides the result, so the workbook paces by hand.
+ */
+
+export interface PacedOptions {
+  /** An app handle or a loopback URL. */
+  target: AppHandle | string;
+  /** Default "/". */
+  path?: string;
+  /** Default "GET". */
+  method?: string;
+  /** Requests per second, evenly spaced. */
+  rate: number;
+  /** How long to send, in seconds. */
+  seconds: number;
+  /** Requests in flight at most; a request due while this many wait is not sent and counted as `skipped`. Default 256. */
+  maxInFlight?: number;
+  /** Per-request timeout in ms. Default 10000. */
+  timeoutMs?: number;
+  /** Largest number of requests one call may send (rate x seconds). Default 100000. */
+  maxRequests?: number;
+  /** Default "<path> at <rate>/s". */
+  label?: string;
+  /**
+   * OPTIONAL: send with every request this header, carrying the time the request was due as
+   * `t=<ms since the epoch>` (e.g. "x-request-start"), as a proxy in front of an app stamps
+   * when it received a request. An app can then tell how long a request queued before it was
+   * read (apps/loop-shedding-queue). Default: no header.
+   */
+  stampHeader?: string;
+  /** Pin the load generator to its own core. Default: when the app is pinned. */
+  pin?: boolean;
+}
+
+export interface PacedSample {
+  /** Seconds after the start at which the request was due. */
+  t: number;
+  /** From the moment it was due (= sent) to the last byte of the answer; null on error. */
+  latencyMs: number | null;
+  /** HTTP status, or 0 for a socket error or a timeout. */
+  status: number;
+}
+
+/** A paced load's counts: `totalRequests` are the answers (any status). */
+export interface PacedResult extends Outcome {
+  label: string;
+  url: string;
+  rate: number;
+  seconds: number;
+  /** Requests due, sent, and skipped (too many in flight). */
+  due: number;
+  sent: number;
+  skipped: number;
+  /** Socket errors by code (e.g. ECONNRESET), so a failure says what it was. */
+  errorCodes: Record<string, number>;
+  /** Requests sent a second time after a reused keep-alive connection was reset before any answer (at most once each). */
+  retried: number;
+  /** Latency of every answered request, and of the 2xx answers only. */
+  latencyMs: LatencySummary;
+  okLatencyMs: LatencySummary;
+  /** How late the generator sent, in ms (p99 and max): large values mean this process was busy. */
+  sendLagMs: { p99: number; max: number };
+  samples: PacedSample[];
+}
+
+function check(opts: PacedOptions): URL {
+  const base = typeof opts.target === "string" ? opts.target : opts.target.url;
+  const url = loopbackUrl(base, opts.path ?? "/");
+  const maxRequests = opts.maxRequests ?? 100000;
+  if (!(Number.isFinite(opts.rate) && opts.rate > 0))
+    throw badOption("pacedLoad", `rate must be > 0 req/s, got ${opts.rate}`);
+  if (!(Number.isFinite(opts.seconds) && opts.seconds > 0))
+    throw badOption("pacedLoad", `seconds must be > 0, got ${opts.seconds}`);
+  if (opts.rate * opts.seconds > maxRequests) {
+    throw badOption(
+      "pacedLoad",
+      `${opts.rate}/s for ${opts.seconds} s is more than maxRequests (${maxRequests}): the load must stay bounded`,
+    );
+  }
+  return url;
+}
+
+/** Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in. */
+export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
+  const url = check(opts);
+  const method = opts.method ?? "GET";
+  const idempotent = method === "GET" || method === "HEAD";
+  const maxInFlight = opts.maxInFlight ?? 256;
+  const timeoutMs = opts.timeoutMs ?? 10000;
+  const due = Math.floor(opts.rate * opts.seconds);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
+  const samples: PacedSample[] = [];
+  const lags: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  const errorCodes: Record<string, number> = {};
+  const failed = (err: NodeJS.ErrnoException) => {
+    const code = err.code ?? err.message;
+    errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+    errors++;
+  };
+  let inFlight = 0,
+    skipped = 0,
+    errors = 0,
+    timeouts = 0,
+    retried = 0;
+  const pending: Promise<void>[] = [];
+
+  const one = (dueAt: number, t: number) =>
+    new Promise<void>((resolve) => {
+      inFlight++;
+      let done = false;
+      const finish = (status: number, latencyMs: number | null) => {
+        if (done) return;
+        done = true;
+        inFlight--;
+        samples.push({ t, latencyMs, status });
+        if (status) statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+        resolve();
+      };
+      const headers = opts.stampHeader
+        ? { [opts.stampHeader]: `t=${(performance.timeOrigin + dueAt).toFixed(3)}` }
+        : undefined;
+      const send = (retry: boolean) => {
+        const req = http.request(url, { method, agent, timeout: timeoutMs, headers }, (res) => {
+          res.resume();
+          res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
+          res.on("error", (err) => {
+            if (!done) failed(err);
+            finish(0, null);
+          });
+        });
+        req.on("timeout", () => {
+          timeouts++;
+          req.destroy(new Error("timeout"));
+          finish(0, null);
+        });
+        req.on("error", (err: NodeJS.ErrnoException) => {
+          if (done) return;
+          // The keep-alive race Node's docs describe under request.reusedSocket: the server closed an
+          // idle connection just as this request went out on it. A GET or HEAD is safe to send once
+          // more, on a fresh connection (its latency still counts from when it was due).
+          if (!retry && idempotent && req.reusedSocket && err.code === "ECONNRESET") {
+            retried++;
+            send(true);
+            return;
+          }
+          failed(err);
+          finish(0, null);
+        });
+        req.end();
+      };
+      send(false);
+    });
+
+  const release = pinGenerator(opts.pin ?? (typeof opts.target !== "string" && opts.target.cpus !== null));
+  const start = performance.now() + 5;
+  try {
+    for (let i = 0; i < due; i++) {
+      const dueAt = start + (i * 1000) / opts.rate;
+      const wait = dueAt - performance.now();
+      if (wait > 1) await sleep(wait);
+      else if (i % 50 === 0) await new Promise((r) => setImmediate(r)); // let answers in when running behind
+      lags.push(Math.max(0, performance.now() - dueAt));
+      if (inFlight >= maxInFlight) {
+        skipped++;
+        continue;
+      }
+      pending.push(one(dueAt, (dueAt - start) / 1000));
+    }
+    await Promise.all(pending);
+  } finally {
+    agent.destroy();
+    release();
+  }
+  samples.sort((a, b) => a.t - b.t);
+  const answered = samples.filter((s) => s.latencyMs !== null);
+  const ok = answered.filter((s) => s.status >= 200 && s.status < 300);
+  return {
+    label: opts.label ?? `${opts.path ?? "/"} at ${opts.rate}/s`,
+    url: url.href,
+    rate: opts.rate,
+    seconds: opts.seconds,
+    due,
+    sent: pending.length,
+    totalRequests: answered.length,
+    skipped,
+    errors,
+    timeouts,
+    errorCodes,
+    retried,
+    statusCodes,
+    non2xx: answered.length - ok.length,
+    latencyMs: latencySummary(answered.map((s) => s.latencyMs as number)),
+    okLatencyMs: latencySummary(ok.map((s) => s.latencyMs as number)),
+    sendLagMs: {
+      p99: Math.round(percentile(lags, 99) * 1000) / 1000,
+      max: Math.round(Math.max(0, ...lags) * 1000) / 1000,
+    },
+    samples,
+  };
+}
+
+/** What went wrong in a paced load, in words; null when every request was answered with a 2xx. */
+export function pacedFailure(
+  t: Pick<PacedResult, "label" | "due" | "errors" | "timeouts" | "non2xx" | "skipped" | "statusCodes" | "errorCodes">,
+): string | null {
+  const bad = t.errors + t.timeouts + t.non2xx + t.skipped;
+  if (bad === 0) return null;
+  const list = (o: Record<string, number>, skip = /^$/) =>
+    Object.entries(o)
+      .filter(([k]) => !skip.test(k))
+      .map(([k, n]) => `${k} x${n}`)
+      .join(", ");
+  const parts = [
+    t.non2xx ? `status ${list(t.statusCodes, /^2/)}` : "",
+    t.errors ? `socket errors ${list(t.errorCodes)}` : "",
+    t.timeouts ? `${t.timeouts} timed out` : "",
+    t.skipped ? `${t.skipped} not sent (too many waiting)` : "",
+  ].filter(Boolean);
+  return `${bad} of ${t.due} requests (${t.label}) failed: ${parts.join("; ")}`;
+}

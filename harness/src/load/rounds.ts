@@ -1,0 +1,183 @@
+import { type ConformanceResult, checkRoutes, DEFAULT_CHECKS, type RouteCheck } from "../apps/conformance";
+import type { AppRef } from "../apps/registry";
+import { type AppHandle, type StartOptions, startApp } from "../apps/start";
+import { assertUniqueKeys, type RoundOrder, roundOrder } from "../core/order";
+import { settings } from "../core/settings";
+import { median, pairedRatios, type Spread, spread } from "../core/stats";
+import { sumOutcomes } from "./outcome";
+import { runLoad } from "./run";
+import type { LoadOptions, LoadResult } from "./types";
+
+/** One app and the load to run against it in every round. */
+export interface InterleaveTarget {
+  /** Unique key for the result map (e.g. "fastify", "node-http@node22"). */
+  key: string;
+  app: AppRef;
+  /** OPTIONAL startApp options (runtime, env...). */
+  start?: StartOptions;
+  /** OPTIONAL route checks. Default: the /hello, /json, /blog and 404 checks of apps/frameworks/; [] for none. */
+  checks?: readonly RouteCheck[];
+  /** runLoad options except target and repeats; the warm-up and the live chart are for the first round only. */
+  load: Omit<LoadOptions, "target" | "repeats">;
+}
+
+export interface InterleavedRun {
+  key: string;
+  app: string;
+  /** null when the app did not start. */
+  conformance: ConformanceResult | null;
+  /** Every round combined; null when no round completed. */
+  load: LoadResult | null;
+  /** The rounds one by one (one measured run each). */
+  rounds: LoadResult[];
+  /** Why the target stopped early: the start error, the failed routes, or the load error. */
+  error: string | null;
+}
+
+export interface InterleaveOptions {
+  /** Measured rounds. Default settings().repeats. */
+  rounds?: number;
+  /** How the order changes from round to round (core/order.ts). Default "rotate". */
+  order?: RoundOrder;
+}
+
+/**
+ * Start every target's app, check its routes, then load the healthy ones in rounds: each round runs
+ * each target once, in an order that changes every round, so that a burst of other activity on the
+ * machine lands on several targets' runs rather than on all runs of one. Each target is warmed up
+ * before its first round only. `rounds: 0` only starts and checks every app. A target that fails to
+ * start, fails a route check or fails a load is reported with its error and dropped from later
+ * rounds; the others go on. Every app is stopped at the end, whatever happens.
+ */
+export async function interleavedLoads(
+  targets: InterleaveTarget[],
+  opts: InterleaveOptions = {},
+): Promise<Map<string, InterleavedRun>> {
+  const rounds = opts.rounds ?? settings().repeats;
+  assertUniqueKeys(
+    "interleavedLoads",
+    targets.map((t) => t.key),
+  );
+  const runs = new Map<string, InterleavedRun>();
+  const handles = new Map<string, AppHandle>();
+  try {
+    for (const t of targets) {
+      const name = typeof t.app === "string" ? t.app : (t.app.name ?? t.app.entry);
+      const run: InterleavedRun = { key: t.key, app: name, conformance: null, load: null, rounds: [], error: null };
+      runs.set(t.key, run);
+      try {
+        const handle = await startApp(t.app, t.start);
+        handles.set(t.key, handle);
+        run.conformance = await checkRoutes(handle.url, t.checks ?? DEFAULT_CHECKS);
+        if (!run.conformance.ok) {
+          run.error = `wrong answers, not loaded: ${run.conformance.routes
+            .filter((r) => !r.ok)
+            .map((r) => `${r.method} ${r.path}: ${r.error}`)
+            .join("; ")}`;
+        }
+      } catch (err) {
+        run.error = (err as Error).message;
+      }
+    }
+    for (let round = 0; round < rounds; round++) {
+      for (const t of roundOrder(targets, round, opts.order)) {
+        const run = runs.get(t.key)!;
+        const handle = handles.get(t.key);
+        if (run.error !== null || !handle) continue;
+        try {
+          run.rounds.push(
+            await runLoad({
+              ...t.load,
+              target: handle,
+              repeats: 1,
+              warmup: round === 0 ? t.load.warmup : 0,
+              live: round === 0 ? t.load.live : false,
+            }),
+          );
+        } catch (err) {
+          run.error = `round ${round + 1}: ${(err as Error).message}`;
+        }
+      }
+    }
+  } finally {
+    await Promise.all([...handles.values()].map((h) => h.stop()));
+  }
+  for (const run of runs.values()) run.load = run.rounds.length ? combineLoads(run.rounds) : null;
+  return runs;
+}
+
+/** The figure a comparison is made on: requests per second (what users feel), or server CPU time per request. */
+export type RatioMetric = "reqPerSec" | "cpuPerRequest";
+
+/**
+ * How many times better `a` did than `b`, round by round (the i-th result of each ran in the same
+ * round, close in time, so a burst of other activity spoils one round of both rather than all runs of
+ * one): a's req/s over b's, or b's CPU per request over a's (less CPU is better). The median is the
+ * ratio to quote. null when either has no round, or no CPU figure for "cpuPerRequest".
+ */
+export function roundRatios(
+  a: readonly LoadResult[],
+  b: readonly LoadResult[],
+  metric: RatioMetric = "reqPerSec",
+): Spread | null {
+  if (metric === "reqPerSec")
+    return pairedRatios(
+      a.map((r) => r.reqPerSec.median),
+      b.map((r) => r.reqPerSec.median),
+    );
+  const cpu = (rs: readonly LoadResult[]) => rs.map((r) => r.cpuPerRequestUs?.median ?? NaN);
+  const ratios = pairedRatios(cpu(b), cpu(a));
+  return ratios?.runs.every(Number.isFinite) ? ratios : null;
+}
+
+/**
+ * Several LoadResults of the same target as one: every run's figures kept in order (runs, req/s, CPU
+ * per request), latency percentiles the median across the results (max: the largest), counts summed,
+ * RSS at start the first result's and at its peak the largest, the per-second series concatenated with
+ * their runs renumbered.
+ */
+export function combineLoads(results: LoadResult[]): LoadResult {
+  const first = results[0];
+  const med = (f: (r: LoadResult) => number) => median(results.map(f));
+  const runs = results.flatMap((r) => r.runs).map((f, i) => ({ ...f, run: `run ${i + 1}` }));
+  let n = 0;
+  const series = results.flatMap((r) => {
+    const measured = r.series.filter((s) => s.run !== "warm-up");
+    const renamed = new Map([...new Set(measured.map((s) => s.run))].map((name) => [name, `run ${++n}`]));
+    return measured.map((s) => ({ ...s, run: renamed.get(s.run)! }));
+  });
+  const servers = results.map((r) => r.server).filter((s): s is NonNullable<LoadResult["server"]> => s !== null);
+  const cpu = runs.map((f) => f.cpuPerRequestUs);
+  return {
+    ...first,
+    repeats: runs.length,
+    runs,
+    reqPerSec: spread(runs.map((f) => f.reqPerSec)),
+    cpuPerRequestUs: cpu.every((c) => c !== null) ? spread(cpu as number[]) : null,
+    latencyMs: {
+      count: results.reduce((a, r) => a + r.latencyMs.count, 0),
+      p50: med((r) => r.latencyMs.p50),
+      p90: med((r) => r.latencyMs.p90),
+      p99: med((r) => r.latencyMs.p99),
+      mean: med((r) => r.latencyMs.mean),
+      max: Math.max(...results.map((r) => r.latencyMs.max)),
+    },
+    bytesPerSec: med((r) => r.bytesPerSec),
+    ...sumOutcomes(results),
+    server:
+      servers.length === results.length
+        ? {
+            cpuPercent: spread(runs.map((f) => f.serverCpuPercent ?? NaN)),
+            rssStartMB: servers[0].rssStartMB,
+            rssPeakMB: Math.max(...servers.map((s) => s.rssPeakMB)),
+            threadsPeak: Math.max(...servers.map((s) => s.threadsPeak)),
+          }
+        : null,
+    generator: {
+      cpuPercent: spread(runs.map((f) => f.generatorCpuPercent)),
+      saturated: runs.some((f) => f.saturated),
+      saturatedRuns: runs.filter((f) => f.saturated).length,
+    },
+    series,
+  };
+}

@@ -1,0 +1,83 @@
+import { performance } from "node:perf_hooks";
+import type { AppHandle } from "../apps/start";
+import { badOption } from "../core/errors";
+import { loopbackUrl } from "../core/loopback";
+import { type Spread, spread } from "../core/stats";
+
+/**
+ * Planning a load from a measurement (notebook 02): how long a route's work takes on this machine,
+ * and the request rate that keeps a thread busy a chosen share of the time.
+ */
+
+export interface RouteTiming {
+  path: string;
+  /** Wall time of each measured request, from sending it to the last byte of the answer, in ms. */
+  ms: Spread;
+  /** The measured answers, parsed as JSON when they are JSON (e.g. an app's own `workMs`). */
+  bodies: unknown[];
+}
+
+/**
+ * Time a route on its own: `warmup` requests discarded, then `repeats` requests one after the other,
+ * none overlapping. For a route that blocks the event loop, this is how long each request holds it.
+ * `path` may be a function, called before each request (e.g. a fresh name per request, so that no
+ * cache answers). Throws on an answer other than 200 (with the start of its body; a redirect is not
+ * followed) and on a non-loopback target.
+ */
+export async function timeRoute(
+  target: AppHandle | string,
+  path: string | (() => string),
+  opts: { repeats?: number; warmup?: number; timeoutMs?: number } = {},
+): Promise<RouteTiming> {
+  const repeats = opts.repeats ?? 5;
+  const warmup = opts.warmup ?? 1;
+  if (!Number.isInteger(repeats) || repeats < 1)
+    throw badOption("timeRoute", `repeats must be an integer >= 1, got ${repeats}`);
+  if (!Number.isInteger(warmup) || warmup < 0)
+    throw badOption("timeRoute", `warmup must be an integer >= 0, got ${warmup}`);
+  const base = typeof target === "string" ? target : target.url;
+  const times: number[] = [];
+  const bodies: unknown[] = [];
+  for (let i = 0; i < warmup + repeats; i++) {
+    const url = loopbackUrl(base, typeof path === "string" ? path : path());
+    const t0 = performance.now();
+    const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 30000), redirect: "manual" });
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`timeRoute: ${url.href} answered ${res.status}: ${text.slice(0, 200)}`);
+    if (i < warmup) continue;
+    times.push(Math.round(ms * 1000) / 1000);
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    bodies.push(body);
+  }
+  return { path: typeof path === "string" ? path : "(a path per request)", ms: spread(times), bodies };
+}
+
+/**
+ * The request rate at which work costing `costMs` of one thread per request keeps that thread busy
+ * `share` of the time: share x 1000 / costMs, rounded to two significant digits (share 0.4, 110 ms ->
+ * 3.6 req/s; share 2 is twice what one thread can serve: an overload). With `seconds`, throws when a
+ * run of that length would get fewer than `minPerRun` requests (default 1).
+ */
+export function rateForShare(
+  share: number,
+  costMs: number,
+  opts: { seconds?: number; minPerRun?: number } = {},
+): number {
+  if (!(Number.isFinite(share) && share > 0)) throw badOption("rateForShare", `share must be > 0, got ${share}`);
+  if (!(Number.isFinite(costMs) && costMs > 0)) throw badOption("rateForShare", `costMs must be > 0, got ${costMs}`);
+  const rate = Number(((share * 1000) / costMs).toPrecision(2));
+  const minPerRun = opts.minPerRun ?? 1;
+  if (opts.seconds !== undefined && rate * opts.seconds < minPerRun) {
+    throw badOption(
+      "rateForShare",
+      `at ${rate} req/s (a share of ${share} with ${costMs} ms per request) a ${opts.seconds} s run gets fewer than ${minPerRun} request(s); make the work smaller or the runs longer`,
+    );
+  }
+  return rate;
+}

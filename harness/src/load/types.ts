@@ -1,0 +1,112 @@
+import type { AppHandle } from "../apps/start";
+import type { SecondSample } from "../charts/per-second";
+import type { Fingerprint } from "../core/fingerprint";
+import type { Spread } from "../core/stats";
+
+/** What runLoad takes and returns (run.ts), and the counts every kind of load shares (outcome.ts). */
+
+export interface LoadOptions {
+  /** An app handle from startApp (its CPU and memory are read) or a loopback URL. */
+  target: AppHandle | string;
+  path?: string;
+  method?: "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  pipelining?: number;
+  /**
+   * A cap on the total request rate (req/s), split over the connections (fewer connections when
+   * it is below their number); each connection spends its share at the start of every second.
+   * Latency still counts from when each request was sent: it is NOT corrected for coordinated
+   * omission. For evenly spaced requests with latency from when they were due, use pacedLoad.
+   */
+  rate?: number;
+  /** Seconds per measured run / warm-up; repeats. Defaults: the active profile (settings()). */
+  duration?: number;
+  warmup?: number;
+  repeats?: number;
+  /** Statuses other than 2xx that are expected (e.g. [304] or [503]); others fail the test. */
+  allowStatuses?: number[];
+  /** Socket errors and timeouts are expected (e.g. a shedding server); default false. */
+  allowErrors?: boolean;
+  /** Per-request timeout in seconds. Default: the longer of 10 s and the run's length + 1 s. */
+  timeout?: number;
+  /** Label for charts and results. Default: the app's name and path. */
+  label?: string;
+  /** Live chart while the test runs (only in a kernel, only when it lasts > 3 s). Default true. */
+  live?: boolean;
+  /** Pin the load generator to its own core. Default: when the app is pinned (see pinning()). */
+  pin?: boolean;
+}
+
+/** Latency percentiles in ms, and how many answers they summarise. */
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+  max: number;
+}
+
+/** What became of the requests of a load: the counts every kind of load reports, summed by sumOutcomes(). */
+export interface Outcome {
+  /** Answers received (any status). */
+  totalRequests: number;
+  /** Socket errors and timeouts (autocannon counts a timeout as an error too). */
+  errors: number;
+  timeouts: number;
+  /** Answers with a status outside 200-299. */
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+/** One measured run of a load test, over its steady seconds. */
+export interface RunFigures {
+  run: string;
+  /** The whole seconds the figures below cover: every second of the run but the first, for runs of 3 s or more. */
+  steadySeconds: number;
+  reqPerSec: number;
+  /** The server's CPU time (user + system, all threads) per answered request, in µs; null without a process to read. */
+  cpuPerRequestUs: number | null;
+  /** The server's CPU, % of one core; null without a process to read. */
+  serverCpuPercent: number | null;
+  /** The load generator's CPU (its main thread), % of one core. */
+  generatorCpuPercent: number;
+  /** The generator at or above SATURATION_CPU_PERCENT: this run's req/s is its limit, not the server's. */
+  saturated: boolean;
+  latencyMs: LatencySummary;
+}
+
+export interface LoadResult extends Outcome {
+  label: string;
+  app: string | null;
+  url: string;
+  method: string;
+  connections: number;
+  pipelining: number;
+  rate: number | null;
+  durationSeconds: number;
+  warmupSeconds: number;
+  repeats: number;
+  /** Requests per second over each run's steady seconds: median and range across the runs. What users feel, and a bound when the generator was saturated. */
+  reqPerSec: Spread;
+  /** Server CPU time per request, µs: median and range across the runs. It measures the server even when the generator set the pace. */
+  cpuPerRequestUs: Spread | null;
+  /** Latency over every answer of the measured runs (microsecond resolution). */
+  latencyMs: LatencySummary;
+  /** Each measured run. */
+  runs: RunFigures[];
+  /** Bytes per second of 2xx responses (autocannon's count): the median of the runs. */
+  bytesPerSec: number;
+  /** An app target's CPU (% of one core, across runs), RSS before the warm-up and at its peak, threads at their peak. */
+  server: { cpuPercent: Spread; rssStartMB: number; rssPeakMB: number; threadsPeak: number } | null;
+  /** The load generator: its CPU across runs and how many runs it was saturated in. */
+  generator: { cpuPercent: Spread; saturated: boolean; saturatedRuns: number };
+  /** The CPUs the server and the generator ran on (null: not pinned), and a sentence for prose. */
+  pinning: { server: string | null; generator: string | null; note: string };
+  /** Per second, the warm-up's included (run "warm-up"). */
+  series: SecondSample[];
+  fingerprint: Fingerprint;
+  startedAt: string;
+}

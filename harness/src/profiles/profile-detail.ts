@@ -1,0 +1,133 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { FlameData, Frame, HotFrame } from "../charts/flame-chart";
+import { frameOf, type V8CpuProfile } from "./flame";
+
+/**
+ * Looking inside one frame of a V8 CPU profile: which source lines its own samples fell on,
+ * and which frames it called. V8 books the time of its builtins (JSON.stringify, for one) to
+ * the JavaScript function that called them, so the line is often the only place they show.
+ */
+
+export interface FrameRef {
+  /** The function's name as the profile has it, e.g. "afterListener". */
+  name: string;
+  /** OPTIONAL: the file must end with this, e.g. "etag-slow/util.js". Default: any file. */
+  file?: string;
+}
+
+export interface LineTicks {
+  /** 1-based source line. */
+  line: number;
+  samples: number;
+  /** Share of the frame's own (self) samples that fell on this line. */
+  share: number;
+  /** The line's source text, trimmed; null when the file cannot be read (node: and native frames). */
+  text: string | null;
+}
+
+const matches = (f: Frame, ref: FrameRef) =>
+  f.name === ref.name && (ref.file === undefined || f.file.endsWith(ref.file));
+
+/** The frame's self samples by source line (V8's positionTicks), most samples first. Throws when no frame matches. */
+export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples: number; lines: LineTicks[] } {
+  const byLine = new Map<number, number>();
+  let url: string | null = null;
+  for (const node of profile.nodes) {
+    if (!matches(frameOf(node.callFrame), ref)) continue;
+    url ??= node.callFrame.url;
+    for (const t of node.positionTicks ?? []) byLine.set(t.line, (byLine.get(t.line) ?? 0) + t.ticks);
+  }
+  if (url === null)
+    throw new Error(
+      `selfTicksByLine: no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`,
+    );
+  const source = sourceLines(url);
+  const samples = [...byLine.values()].reduce((a, b) => a + b, 0);
+  const lines = [...byLine.entries()]
+    .map(([line, n]) => ({
+      line,
+      samples: n,
+      share: samples ? n / samples : 0,
+      text: source?.[line - 1]?.trim() ?? null,
+    }))
+    .sort((a, b) => b.samples - a.samples);
+  return { samples, lines };
+}
+
+/** The lines of the file a profile's url names (a path or a file: URL); null for node:, native or unreadable. */
+function sourceLines(url: string): string[] | null {
+  const file = url.startsWith("file:") ? fileURLToPath(url) : url;
+  if (!path.isAbsolute(file)) return null;
+  try {
+    return fs.readFileSync(file, "utf8").split("\n");
+  } catch {
+    return null;
+  }
+}
+
+export interface FileShare {
+  /** The file's frames' attributed shares added up: the busy samples whose nearest app frame is in the file. */
+  share: number;
+  /** The app's frames in that file, by attributed share, hottest first. */
+  frames: HotFrame[];
+}
+
+/**
+ * How much of the busy CPU one file of the app's own code accounts for: the attributed shares
+ * (own time plus the Node, native and dependency time it caused) of its frames, added up. Each
+ * busy sample is attributed to one app frame only, so the sum counts nothing twice. `file` is the
+ * end of the path, e.g. "etag-fixed/util.js". Throws when the profile has no app frame in the file.
+ */
+export function fileShare(flame: FlameData, file: string): FileShare {
+  const frames = flame.hot
+    .filter((h) => h.category === "user" && h.file.endsWith(file))
+    .sort((a, b) => b.attributedShare - a.attributedShare);
+  if (frames.length === 0)
+    throw new Error(`fileShare: no frame of the app's code in a file ending ${JSON.stringify(file)} in this profile`);
+  return { share: frames.reduce((a, h) => a + h.attributedShare, 0), frames };
+}
+
+export interface CalleeRow extends Frame {
+  /** 1 = called directly by the frame, 2 = by one of those... */
+  level: number;
+  /** Shares of all busy samples (as in FlameData). */
+  totalShare: number;
+  selfShare: number;
+}
+
+/**
+ * Every frame drawn above `ref` in the flame graph (what it called, to any depth), merged by
+ * frame and level, hottest first. Frames below the flame graph's minimum width are left out.
+ * Throws when the flame graph has no rectangle for `ref`.
+ */
+export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
+  const owners = flame.rects.filter((r) => matches(r, ref));
+  if (owners.length === 0)
+    throw new Error(
+      `calleesOf: the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
+    );
+  const eps = 1e-12;
+  const out = new Map<string, CalleeRow>();
+  for (const o of owners) {
+    for (const r of flame.rects) {
+      if (r.depth <= o.depth || r.x0 < o.x0 - eps || r.x1 > o.x1 + eps) continue;
+      const level = r.depth - o.depth;
+      const key = `${level}|${r.name}|${r.file}|${r.line}`;
+      const row = out.get(key) ?? {
+        name: r.name,
+        file: r.file,
+        line: r.line,
+        category: r.category,
+        level,
+        totalShare: 0,
+        selfShare: 0,
+      };
+      row.totalShare += r.x1 - r.x0;
+      row.selfShare += r.self;
+      out.set(key, row);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.level - b.level || b.totalShare - a.totalShare);
+}

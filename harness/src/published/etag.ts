@@ -1,0 +1,84 @@
+/**
+ * The figures "Keeping Node.js Fast" (Smashing Magazine, 2018) published for its slow restify
+ * etag server, quoted (not measured here) so that notebook 01 can set its own ratios beside them.
+ * Absolute req/s from a 2018 laptop on Node 8 cannot be compared with ours; the ratios between
+ * steps can, when the steps were measured alike.
+ */
+export type EtagStep = "slow" | "fixed" | "optimised";
+
+export interface EtagPublishedRow {
+  step: EtagStep;
+  /** As the article describes the step. */
+  label: string;
+  /** autocannon connections of the published run. */
+  connections: number;
+  reqPerSec: number;
+  meanLatencyMs: number;
+}
+
+export interface EtagPublished {
+  source: string;
+  url: string;
+  runtime: string;
+  machine: string;
+  /** How each figure was taken. */
+  method: string;
+  /** Seconds of the one measured autocannon run behind each figure, and of warm-up before it. */
+  runSeconds: number;
+  warmupSeconds: number;
+  rows: readonly EtagPublishedRow[];
+}
+
+export const publishedEtag: EtagPublished = {
+  source:
+    '"Keeping Node.js Fast: Tools, Techniques, And Tips For Making High-Performance Node.js Servers", Smashing Magazine, 2018',
+  url: "https://www.smashingmagazine.com/2018/06/nodejs-tools-techniques-performance-servers/",
+  runtime: "Node 8, restify 7.1",
+  machine: "a 2018 laptop",
+  method: "one 10 s autocannon run per step, no warm-up, no repeats",
+  runSeconds: 10,
+  warmupSeconds: 0,
+  rows: [
+    { step: "slow", label: "slow (buggy)", connections: 100, reqPerSec: 23.1, meanLatencyMs: 3086.81 },
+    { step: "fixed", label: "fixed guard", connections: 100, reqPerSec: 5011.11, meanLatencyMs: 19.47 },
+    {
+      step: "optimised",
+      label: "optimised (string JSON, etag from content, url as key)",
+      connections: 10,
+      reqPerSec: 8330.91,
+      meanLatencyMs: 0.64,
+    },
+  ],
+};
+
+export function publishedEtagRow(step: EtagStep): EtagPublishedRow {
+  const row = publishedEtag.rows.find((r) => r.step === step);
+  if (!row) throw new Error(`publishedEtag has no row for step ${JSON.stringify(step)}`);
+  return row;
+}
+
+export interface EtagRatio {
+  name: string;
+  /** reqPerSec of `to` divided by reqPerSec of `from`. */
+  ratio: number;
+  fromConnections: number;
+  toConnections: number;
+  /** False when the two rows were measured at different connection counts. */
+  likeForLike: boolean;
+}
+
+/** The article's two headline ratios: the fix (fixed / slow) and the optimisation (optimised / fixed). */
+export function publishedEtagRatios(): { fix: EtagRatio; optimisation: EtagRatio } {
+  const ratio = (name: string, from: EtagStep, to: EtagStep): EtagRatio => {
+    const a = publishedEtagRow(from);
+    const b = publishedEtagRow(to);
+    return {
+      name,
+      ratio: b.reqPerSec / a.reqPerSec,
+      fromConnections: a.connections,
+      toConnections: b.connections,
+      likeForLike: a.connections === b.connections,
+    };
+  };
+  return { fix: ratio("fix", "slow", "fixed"), optimisation: ratio("optimisation", "fixed", "optimised") };
+}

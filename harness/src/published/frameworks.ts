@@ -1,0 +1,91 @@
+/**
+ * Published framework benchmarks, quoted (not measured here) so that a notebook can set its own
+ * ratios beside them. Absolute req/s from another machine, Node and load generator cannot be
+ * compared with ours; each table's ratios to its own node:http row can.
+ */
+export interface PublishedRow {
+  /** As the source names it. */
+  label: string;
+  /** The matching framework of harness/src/frameworks.ts, or null when the workbook has none. */
+  framework: string | null;
+  /** Requests per second as published; null when the source shows no figure. */
+  reqPerSec: number | null;
+  /** Why there is no figure, or anything else the source says about the row. */
+  note?: string;
+}
+
+export interface PublishedTable {
+  id: string;
+  /** Short name for table headers. */
+  title: string;
+  /** Where the figures come from and how they were taken. */
+  source: string;
+  runtime: string;
+  command: string;
+  /** The label of the row every ratio is taken against (the source's plain node:http server). */
+  baseline: string;
+  rows: PublishedRow[];
+}
+
+export const published2022: PublishedTable = {
+  id: "study-2022",
+  title: "2022 study",
+  source:
+    "A 2022 framework comparison (quoted in BRIEF.md section 3), which printed transfer/s, latency and memory (37-60 MB) beside req/s.",
+  runtime: "Node 16",
+  command: "wrk -t12 -c500 -d5m",
+  baseline: "http",
+  rows: [
+    { label: "http", framework: "node-http", reqPerSec: 39_006 },
+    {
+      label: "trek-engine",
+      framework: null,
+      reqPerSec: 36_037,
+      note: "left out, though it is on npm (1.0.5): it looks abandoned, every dependency pinned to an exact 2017-era release (cookies 0.7.1, accepts 1.3.4), and a benchmark of it would measure those old packages as much as the framework",
+    },
+    { label: "micro", framework: "micro", reqPerSec: 34_086 },
+    { label: "fastify", framework: "fastify", reqPerSec: 31_470 },
+    { label: "koa", framework: "koa", reqPerSec: 30_671 },
+    {
+      label: "egg",
+      framework: null,
+      reqPerSec: 13_294,
+      note: "left out: an egg app is a folder started as a cluster (egg-scripts forks a master, an agent and one worker per core), with default plugins and logs written to files; set against single-process servers it would compare deployments, not frameworks (apps/frameworks/README.md)",
+    },
+    { label: "express", framework: "express", reqPerSec: 9_930 },
+  ],
+};
+
+export const publishedFastifyBenchmarks: PublishedTable = {
+  id: "fastify-benchmarks-2026-07",
+  title: "fastify/benchmarks 2026-07",
+  source:
+    "fastify/benchmarks (https://github.com/fastify/benchmarks), July 2026: one warm-up run, then one measured run per framework on a 4 vCPU CI runner, load generator on the same machine; averages only, no repeats.",
+  runtime: "Node 24",
+  command: "autocannon -c 100 -d 40 -p 10",
+  baseline: "node-http",
+  rows: [
+    { label: "0http", framework: null, reqPerSec: 54_501, note: "not a dependency of the workbook" },
+    { label: "node-http", framework: "node-http", reqPerSec: 47_917 },
+    { label: "micro", framework: "micro", reqPerSec: 47_431 },
+    { label: "fastify", framework: "fastify", reqPerSec: 46_850 },
+    { label: "hono", framework: "hono", reqPerSec: 40_188 },
+    { label: "koa", framework: "koa", reqPerSec: 35_724 },
+    { label: "express", framework: "express", reqPerSec: 27_794 },
+    { label: "restify", framework: "restify", reqPerSec: null, note: "N/A: crashes on Node 24" },
+  ],
+};
+
+export const publishedTables: readonly PublishedTable[] = [published2022, publishedFastifyBenchmarks];
+
+export interface PublishedRatio extends PublishedRow {
+  /** reqPerSec / the baseline row's reqPerSec; null without a figure. */
+  ratio: number | null;
+}
+
+/** Each row of `table` with its req/s divided by the table's own baseline row. */
+export function publishedRatios(table: PublishedTable): PublishedRatio[] {
+  const base = table.rows.find((r) => r.label === table.baseline)?.reqPerSec;
+  if (!base) throw new Error(`${table.id}: baseline row ${JSON.stringify(table.baseline)} has no figure`);
+  return table.rows.map((r) => ({ ...r, ratio: r.reqPerSec === null ? null : r.reqPerSec / base }));
+}
