@@ -129,3 +129,6 @@ clean:
 
 distclean: clean
 	rm -rf $(VENV) node_modules harness/dist .stamps
+
+# Areas with several targets of their own.
+-include mk/*.mk

@@ -8,7 +8,6 @@ const crypto = require('node:crypto')
 
 function etagger() {
   const cache = {}
-  // biome-ignore lint/correctness/noUnusedVariables: the planted bug: the guard below tests another name
   let afterEventAttached = false
 
   // Listen for restify's 'after' event (once), to learn the etag of each body sent.

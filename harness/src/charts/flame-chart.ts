@@ -66,29 +66,95 @@ export interface FlameChartMeta {
   minWidth?: number;
   /** Stack levels drawn at most; deeper frames are left out (and counted in the subtitle). Default 40. */
   maxDepth?: number;
+  /** A call chain longer than this (frames that only call the next) is folded into one box. Default 4. */
+  chain?: number;
 }
 
 const WIDTH = 900;
 
-/** The frames drawn (wide and shallow enough) and a sentence on what was left out. */
+interface FoldNode {
+  rect: FlameRect;
+  children: FoldNode[];
+}
+
+/** The rects as a tree: each rect's parent is the rect one level down whose span holds it. */
+function toTree(rects: FlameRect[]): FoldNode[] {
+  const nodes = rects
+    .map((rect) => ({ rect, children: [] as FoldNode[] }))
+    .sort((a, b) => a.rect.depth - b.rect.depth || a.rect.x0 - b.rect.x0);
+  const roots: FoldNode[] = [];
+  const eps = 1e-9;
+  for (const n of nodes) {
+    const parent = nodes.find(
+      (p) => p.rect.depth === n.rect.depth - 1 && n.rect.x0 >= p.rect.x0 - eps && n.rect.x1 <= p.rect.x1 + eps,
+    );
+    (parent ? parent.children : roots).push(n);
+  }
+  return roots;
+}
+
+/** A node with one child (of those drawn) nearly as wide as itself: a link of a call chain that does little else. */
+const chainLink = (n: FoldNode) =>
+  n.children.length === 1 && n.children[0].rect.x1 - n.children[0].rect.x0 >= 0.9 * (n.rect.x1 - n.rect.x0);
+
+/**
+ * The frames to draw and a sentence on what was left out: frames narrower than `minWidth` go, and a
+ * call chain of more than `chain` frames that each only call the next (middleware, wrappers,
+ * promise plumbing) is folded into one box "⋯ N frames", so the height follows the work, not the
+ * plumbing; anything still deeper than `maxDepth` is cut.
+ */
 export function foldFlame(
   data: FlameData,
   minWidth = 0.01,
   maxDepth = 40,
+  chain = 4,
 ): { rects: FlameRect[]; depth: number; folded: string } {
-  const rects = data.rects.filter((r) => r.x1 - r.x0 >= minWidth && r.depth < maxDepth);
-  const hiddenDeep = data.rects.filter((r) => r.x1 - r.x0 >= minWidth && r.depth >= maxDepth).length;
+  const out: FlameRect[] = [];
+  let foldedFrames = 0;
+  let cut = 0;
+  const place = (n: FoldNode, depth: number): void => {
+    if (depth >= maxDepth) {
+      cut++;
+      return;
+    }
+    const links = [n];
+    while (chainLink(links[links.length - 1])) links.push(links[links.length - 1].children[0]);
+    if (links.length > chain + 1) {
+      const [first, last] = [links[0], links[links.length - 1]];
+      const hidden = links.slice(1, -1);
+      foldedFrames += hidden.length;
+      out.push({ ...first.rect, depth });
+      const names = [...new Set(hidden.map((h) => h.rect.name))].slice(0, 3).join(", ");
+      out.push({
+        ...hidden[0].rect,
+        name: `⋯ ${hidden.length} frames (${names})`,
+        file: "",
+        line: 0,
+        self: 0,
+        depth: depth + 1,
+      });
+      placeOwn(last, depth + 2);
+      return;
+    }
+    placeOwn(n, depth);
+  };
+  const placeOwn = (n: FoldNode, depth: number): void => {
+    out.push({ ...n.rect, depth });
+    for (const c of n.children) place(c, depth + 1);
+  };
+  for (const root of toTree(data.rects.filter((r) => r.x1 - r.x0 >= minWidth))) place(root, 0);
   const deepest = Math.max(0, ...data.rects.map((r) => r.depth + 1));
-  const depth = Math.max(1, ...rects.map((r) => r.depth + 1));
+  const depth = Math.max(1, ...out.map((r) => r.depth + 1));
   const parts = [`frames narrower than ${pct(minWidth)} of the width left out`];
-  if (deepest > depth) parts.push(`the deepest stack had ${deepest} levels, ${depth} drawn`);
-  if (hiddenDeep) parts.push(`${hiddenDeep} frames below level ${maxDepth} cut`);
-  return { rects, depth, folded: parts.join("; ") };
+  if (foldedFrames) parts.push(`${foldedFrames} frames of call chains folded into "⋯" boxes`);
+  if (cut) parts.push(`${cut} frames below level ${maxDepth} cut`);
+  if (deepest > depth) parts.push(`${depth} levels drawn of ${deepest}`);
+  return { rects: out, depth, folded: parts.join("; ") };
 }
 
 /** A static flame graph: one rect per frame, width = share of the busy total, coloured by category. */
 export function flameChart(data: FlameData, meta: FlameChartMeta): Chart {
-  const { rects, depth, folded } = foldFlame(data, meta.minWidth, meta.maxDepth);
+  const { rects, depth, folded } = foldFlame(data, meta.minWidth, meta.maxDepth, meta.chain);
   const label = (r: FlameRect) => {
     const chars = charsIn((r.x1 - r.x0) * (WIDTH - 34), SMALL_FONT_PX) - 1;
     if (chars < 4) return "";
@@ -150,7 +216,7 @@ export function flameChart(data: FlameData, meta: FlameChartMeta): Chart {
     },
     {
       title: meta.title,
-      subtitle: meta.subtitle ?? `${what}; stacks grow upwards; width = ${across}; ${folded}`,
+      subtitle: meta.subtitle ?? `${what}; stacks grow upwards; width = ${across}\n${folded}`,
       text: `${meta.title}\n${hotTable(data, 12)}`,
     },
   );

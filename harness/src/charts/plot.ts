@@ -15,7 +15,7 @@ export interface Chart {
 export interface ChartMeta {
   /** Bold line above the chart. */
   title: string;
-  /** Grey line under the title: what to look at. */
+  /** Grey line(s) under the title: what to look at ("\n" starts another line). */
   subtitle?: string;
   /** The text/plain fallback; default: the title. */
   text?: string;
@@ -41,12 +41,15 @@ export function plot(options: Plot.PlotOptions, meta: ChartMeta): Chart {
 }
 
 function frame(inner: string, width: number, height: number, meta: ChartMeta): Chart {
-  const top = meta.subtitle ? 44 : 26;
+  const subtitles = meta.subtitle ? meta.subtitle.split("\n") : [];
+  const top = 26 + subtitles.length * 17;
+  const sub = subtitles.map(
+    (line, i) => `<text x="4" y="${35 + i * 17}" font-size="11.5" fill="${MUTED}">${esc(line)}</text>`,
+  );
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height + top}" viewBox="0 0 ${width} ${height + top}" ` +
     `font-family="${FONT_FAMILY}, sans-serif"><rect width="100%" height="100%" fill="white"/>` +
-    `<text x="4" y="17" font-size="14" font-weight="bold" fill="black">${esc(meta.title)}</text>` +
-    (meta.subtitle ? `<text x="4" y="35" font-size="11.5" fill="${MUTED}">${esc(meta.subtitle)}</text>` : "") +
+    `<text x="4" y="17" font-size="14" font-weight="bold" fill="black">${esc(meta.title)}</text>${sub.join("")}` +
     `<svg x="0" y="${top}" width="${width}" height="${height}">${inner}</svg></svg>`;
   return { title: meta.title, svg, text: meta.text ?? meta.title, width, height: height + top };
 }

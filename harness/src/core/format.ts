@@ -1,8 +1,9 @@
 /** Numbers as prose and tables write them: one formatter per kind of figure. */
 
-/** A number for prose: 12,345 · 123 · 12.3 · 1.23. Non-finite values as "n/a". */
+/** A number for prose: 12,345 · 123 · 12.3 · 1.23 · 7 (integers stay whole). Non-finite values as "n/a". */
 export function fmt(v: number): string {
   if (!Number.isFinite(v)) return "n/a";
+  if (Number.isInteger(v)) return v.toLocaleString("en-US");
   const a = Math.abs(v);
   if (a >= 1000) return Math.round(v).toLocaleString("en-US");
   if (a >= 100) return v.toFixed(0);

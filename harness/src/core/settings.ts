@@ -15,8 +15,8 @@ export interface Settings {
 }
 
 const PROFILES: Record<Settings["name"], Settings> = {
-  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 3, repeats: 3, profileSeconds: 4 },
-  full: { name: "full", warmupSeconds: 3, durationSeconds: 10, repeats: 5, profileSeconds: 10 },
+  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 2, repeats: 3, profileSeconds: 3 },
+  full: { name: "full", warmupSeconds: 2, durationSeconds: 5, repeats: 5, profileSeconds: 6 },
 };
 
 export function settings(): Settings {

@@ -37,6 +37,10 @@ export interface InterleavedRun {
 export interface InterleaveOptions {
   /** Measured rounds. Default settings().repeats. */
   rounds?: number;
+  /** The load of every target given by name (a string), labelled with its name. */
+  load?: Omit<LoadOptions, "target" | "repeats">;
+  /** The route checks of every target given by name. Default: none. */
+  checks?: readonly RouteCheck[];
   /** How the order changes from round to round (core/order.ts). Default "rotate". */
   order?: RoundOrder;
 }
@@ -47,13 +51,19 @@ export interface InterleaveOptions {
  * machine lands on several targets' runs rather than on all runs of one. Each target is warmed up
  * before its first round only. `rounds: 0` only starts and checks every app. A target that fails to
  * start, fails a route check or fails a load is reported with its error and dropped from later
- * rounds; the others go on. Every app is stopped at the end, whatever happens.
+ * rounds; the others go on. Every app is stopped at the end, whatever happens. A target given by
+ * name alone (a string) is loaded with `opts.load` and checked with `opts.checks` (default: not checked).
  */
 export async function interleavedLoads(
-  targets: InterleaveTarget[],
+  given: (InterleaveTarget | string)[],
   opts: InterleaveOptions = {},
 ): Promise<Map<string, InterleavedRun>> {
   const rounds = opts.rounds ?? settings().repeats;
+  const targets: InterleaveTarget[] = given.map((t) =>
+    typeof t === "string"
+      ? { key: t, app: t, checks: opts.checks ?? [], load: { label: t, live: false, ...opts.load } }
+      : t,
+  );
   assertUniqueKeys(
     "interleavedLoads",
     targets.map((t) => t.key),
@@ -179,5 +189,48 @@ export function combineLoads(results: LoadResult[]): LoadResult {
       saturatedRuns: runs.filter((f) => f.saturated).length,
     },
     series,
+  };
+}
+
+/**
+ * What a comparison of two targets measured in the same rounds can claim, and on which figure.
+ *   - "measured": no round saturated the load generator: the req/s ratio measures both servers;
+ *   - "lower bound": a's rounds saturated it (a's req/s is a floor), so a's true advantage is at least this;
+ *   - "upper bound": b's did, so a's true advantage is at most this;
+ *   - "both capped": both did: the req/s ratio measures the generator, not the servers.
+ */
+export type RatioReading = "measured" | "lower bound" | "upper bound" | "both capped";
+
+export interface Advantage {
+  /** a's advantage by req/s (a / b) and by server CPU per request (b / a), round by round; null when not measured. */
+  reqPerSec: Spread | null;
+  cpuPerRequest: Spread | null;
+  /** What the req/s ratio is worth, from the rounds in which the generator was saturated. */
+  reading: RatioReading;
+  /** The figure to quote and assert: req/s when it was measured, else CPU per request (which still measures the servers). */
+  decidedOn: RatioMetric;
+  /** That figure's ratio (null when neither could be taken). */
+  ratio: Spread | null;
+  saturatedRounds: { a: number; b: number };
+}
+
+/** How many times better `a` did than `b` in the same rounds, on the figure that measures the servers. */
+export function advantage(a: readonly LoadResult[], b: readonly LoadResult[]): Advantage {
+  const satA = a.filter((r) => r.generator.saturated).length;
+  const satB = b.filter((r) => r.generator.saturated).length;
+  let reading: RatioReading = "measured";
+  if (satA && satB) reading = "both capped";
+  else if (satA) reading = "lower bound";
+  else if (satB) reading = "upper bound";
+  const reqPerSec = roundRatios(a, b, "reqPerSec");
+  const cpuPerRequest = roundRatios(a, b, "cpuPerRequest");
+  const decidedOn: RatioMetric = reading === "measured" || cpuPerRequest === null ? "reqPerSec" : "cpuPerRequest";
+  return {
+    reqPerSec,
+    cpuPerRequest,
+    reading,
+    decidedOn,
+    ratio: decidedOn === "reqPerSec" ? reqPerSec : cpuPerRequest,
+    saturatedRounds: { a: satA, b: satB },
   };
 }

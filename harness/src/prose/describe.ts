@@ -1,0 +1,76 @@
+import { fmt, plural, times } from "../core/format";
+import { SATURATION_CPU_PERCENT } from "../core/settings";
+import type { Spread } from "../core/stats";
+import type { Advantage, RatioReading } from "../load/rounds";
+import type { LoadResult } from "../load/types";
+
+/**
+ * Sentences that depend on the run, written once and tested (tests/unit/prose.test.js), so that a
+ * notebook's prose stays true whatever the numbers: a cell renders them with markdown().
+ */
+
+/** "61,234 req/s (median of 3 runs, 57,630–65,270)". */
+export function spreadText(s: Spread, unit: string, of = "runs"): string {
+  const n = s.runs.length;
+  if (n <= 1) return `${fmt(s.median)} ${unit}`;
+  return `${fmt(s.median)} ${unit} (median of ${n} ${of}, ${fmt(s.min)}–${fmt(s.max)})`;
+}
+
+/** "1.52x (median of 5 rounds, 1.40x–1.61x)". */
+export function ratioText(s: Spread, of = "rounds"): string {
+  const n = s.runs.length;
+  if (n <= 1) return times(s.median);
+  return `${times(s.median)} (median of ${n} ${of}, ${times(s.min)}–${times(s.max)})`;
+}
+
+const READINGS: Record<RatioReading, string> = {
+  measured: "the load generator kept up in every round, so the req/s ratio measures both servers",
+  "lower bound":
+    "the load generator was saturated in the first one's rounds, so its req/s is a floor and the req/s ratio a lower bound",
+  "upper bound":
+    "the load generator was saturated in the second one's rounds, so its req/s is a floor and the req/s ratio an upper bound",
+  "both capped":
+    "the load generator was saturated in both one's rounds, so the req/s ratio measures the generator, not the servers",
+};
+
+/** What a req/s ratio is worth, given where the generator was saturated: one clause. */
+export function readingText(reading: RatioReading): string {
+  return READINGS[reading];
+}
+
+/**
+ * One sentence on how `a` compares with `b` (an Advantage from advantage()): the ratio on the figure
+ * that measures the servers, its spread, and why that figure. E.g. "Fastify needed 0.61x Express's CPU
+ * time per request: 1.64x better (median of 5 rounds, 1.52x–1.70x); ...".
+ */
+export function advantageText(a: string, b: string, adv: Advantage): string {
+  if (adv.ratio === null) return `${a} and ${b} have no round in common: no ratio.`;
+  const how =
+    adv.decidedOn === "reqPerSec"
+      ? `served ${ratioText(adv.ratio)} ${b}'s requests per second`
+      : `was ${ratioText(adv.ratio)} better than ${b} by server CPU time per request`;
+  const why =
+    adv.decidedOn === "reqPerSec"
+      ? readingText(adv.reading)
+      : `${readingText(adv.reading)}; CPU time per request still measures each server`;
+  return `${a} ${how}: ${why}.`;
+}
+
+/** Where the load generator stood in a load's runs: one sentence, with the threshold. */
+export function saturationText(r: Pick<LoadResult, "generator" | "runs">): string {
+  const { saturatedRuns, cpuPercent } = r.generator;
+  const n = r.runs.length;
+  const use = `its main thread used ${fmt(cpuPercent.median)} % of a core (median of the runs' steady seconds)`;
+  if (saturatedRuns === 0) return `The load generator kept up: ${use}, below the ${SATURATION_CPU_PERCENT} % line.`;
+  const which = saturatedRuns === n ? `in every run (${plural(n, "run")})` : `in ${saturatedRuns} of ${n} runs`;
+  return (
+    `The load generator was saturated ${which}: ${use}, at or above the ${SATURATION_CPU_PERCENT} % line. ` +
+    "There the req/s is the generator's limit, a floor for the server; the server's CPU time per request still measures it."
+  );
+}
+
+/** "about 45 s", "about 3 min". */
+export function durationText(seconds: number): string {
+  if (seconds < 90) return `about ${Math.max(5, Math.round(seconds / 5) * 5)} s`;
+  return `about ${Math.round(seconds / 60)} min`;
+}

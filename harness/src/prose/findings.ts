@@ -1,0 +1,63 @@
+import { fmt, pct, plural } from "../core/format";
+import type { Spread } from "../core/stats";
+import type { FreshLoadResult } from "../load/fresh";
+import type { DoctorResult } from "../profiles/clinic";
+import { doctorSampling } from "../profiles/doctor";
+
+/** Findings of the lessons whose wording depends on the run: each a small function, tested in tests/unit/prose.test.js. */
+
+/** The measured seconds (with at least one answer) of each fresh app, in order. */
+function measuredSeconds(fresh: FreshLoadResult) {
+  return fresh.runs.map((r) => r.series.filter((s) => s.run !== "warm-up" && s.reqPerSec > 0));
+}
+
+/** How many of the fresh apps had a last second's p99 above `factor` x their first second's: a server that slows as it serves. */
+export function slowdownCount(fresh: FreshLoadResult, factor = 1.2): { climbing: number; of: number } {
+  const seconds = measuredSeconds(fresh);
+  const climbing = seconds.filter(
+    (s) => s.length >= 2 && s[s.length - 1].latencyP99Ms > factor * s[0].latencyP99Ms,
+  ).length;
+  return { climbing, of: seconds.length };
+}
+
+export function slowdownText(fresh: FreshLoadResult, factor = 1.2): string {
+  const { climbing, of } = slowdownCount(fresh, factor);
+  const head = `In **${climbing} of ${of}** fresh servers the p99 of the last measured second was more than ${factor}x that of the first`;
+  if (climbing === of) return `${head}: the servers slow down as they serve.`;
+  if (climbing === 0) return `${head}: no sign of a slowdown in this run.`;
+  return `${head}: some slowed down within their run, some did not (a noisy second can hide a trend this short).`;
+}
+
+/**
+ * clinic doctor's verdict and how densely it sampled under load: its timer is a callback on the app's
+ * own event loop, so a blocked loop starves it of samples, which is itself the finding.
+ */
+export function doctorText(d: DoctorResult): string {
+  const issues = Object.entries(d.data.analysis.issues ?? {})
+    .filter(([, v]) => v === "performance")
+    .map(([k]) => k);
+  const s = doctorSampling(d.data);
+  const verdict = `Doctor's verdict: **${d.data.analysis.issueCategory}**; flagged as a performance issue: **${issues.join(", ") || "nothing"}**.`;
+  if (s.underLoad.length < 2) return `${verdict} It took ${s.samples} samples, fewer than two of them under load.`;
+  return (
+    `${verdict} It asks for a sample every ${s.intervalMs} ms and took **${s.underLoad.length} under load** ` +
+    `over ${fmt(s.loadSpanSeconds)} s, where its interval would have given about ${fmt(s.expectedUnderLoad)}: one every ` +
+    `**${fmt(s.medianGapMs)} ms** (median gap). Its timer waits on the same blocked loop, so it samples only between long ticks. ` +
+    `Active handles: ${s.idleHandles} idle, ${s.peakHandles} at the peak (${s.peakHandles - s.idleHandles} for the load's connections).`
+  );
+}
+
+/** How close a server came to its ceiling (a plain node:http server doing the same work): "92 % of its ceiling (rounds 88–97 %)". */
+export function ceilingText(server: string, ceiling: string, fraction: Spread): string {
+  const range = `rounds ${pct(fraction.min)}–${pct(fraction.max)}`;
+  if (fraction.min > 1)
+    return `${server} ran above ${ceiling} in every round (${range}): check that the two still do the same work.`;
+  if (fraction.median >= 0.9)
+    return `${server} reached **${pct(fraction.median)}** of ${ceiling}: within 10 % (${range}).`;
+  return `${server} reached **${pct(fraction.median)}** of ${ceiling}: ${pct(1 - fraction.median)} short (${range}).`;
+}
+
+/** "3 of 5 rounds" style counts for prose. */
+export function countText(k: number, n: number, what: string): string {
+  return `${k} of ${plural(n, what)}`;
+}
