@@ -2,6 +2,9 @@
 
     python scripts/exercises.py generate [--out DIR]      solutions/<ex>/ -> DIR/<ex>/ (default exercises/)
     python scripts/exercises.py check                     exit 1 if exercises/ differs from a fresh generation
+    python scripts/exercises.py reset EXERCISE            back up the learner's edited app/ files and notebook into
+                                                          exercises/EXERCISE/backup-<timestamp>/, then restore the
+                                                          starting ones as `generate` writes them (make reset-exercise)
     python scripts/exercises.py grade SUBMISSIONS [--out DIR] [--only EXERCISE] [--timeout SECONDS]
                                                           check every learner's exercises; grades.csv + grades.html,
                                                           rewritten after every row
@@ -48,6 +51,9 @@ RUNNER = ROOT / "scripts" / "check-exercise.js"
 CODE_SUFFIXES = {".js", ".cjs", ".mjs", ".ts"}
 SKIP = {"node_modules", ".ipynb_checkpoints", "__pycache__", ".DS_Store"}
 APP_DIR, START_DIR = "app", "start"
+# exercises/<name>/backup-<timestamp>/: a learner's files saved by `reset` (git-ignored). Generation keeps
+# them, and the regeneration check does not count them.
+BACKUP_PREFIX = "backup-"
 
 
 class MarkerError(Exception):
@@ -161,14 +167,21 @@ def solution_dirs(root: Path = SOLUTIONS) -> list[Path]:
 
 
 def _files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and not SKIP.intersection(p.relative_to(folder).parts))
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not SKIP.intersection(p.relative_to(folder).parts)
+                  and not p.relative_to(folder).parts[0].startswith(BACKUP_PREFIX))
 
 
 def generate_one(sol: Path, dest: Path) -> None:
     if not (sol / APP_DIR).is_dir():
         raise MarkerError(f"{sol}: an exercise keeps the learner's files in {APP_DIR}/")
-    if dest.exists():
-        shutil.rmtree(dest)
+    if dest.exists():  # everything but the learner's backups (make reset-exercise)
+        for entry in dest.iterdir():
+            if entry.is_dir() and entry.name.startswith(BACKUP_PREFIX):
+                continue
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
     for f in _files(sol):
         rel_in = f.relative_to(sol)
         rel = f"{sol.name}/{rel_in.as_posix()}"
@@ -275,6 +288,65 @@ def check() -> int:
         return 1
     print("exercises/ matches a fresh generation from solutions/")
     return 0
+
+
+# --------------------------------------------------------------------------- reset one exercise
+
+class ResetError(Exception):
+    pass
+
+
+def _starting_files(exercise_dir: Path) -> list[Path]:
+    """What `reset` restores, relative to the exercise folder: app/ and the notebook(s) at the top."""
+    return sorted([f.relative_to(exercise_dir) for f in _files(exercise_dir / APP_DIR)] +
+                  [f.relative_to(exercise_dir) for f in exercise_dir.glob("*.ipynb")])
+
+
+def reset(name: str | None, exercises_dir: Path = EXERCISES, *, stamp: str | None = None) -> dict:
+    """Restore one exercise's app/ and notebook as `generate` writes them, after copying the learner's
+    edited, added (and so about to be removed) files into <exercise>/backup-<stamp>/.
+    Returns {"backup": folder or None, "backed_up": [...], "restored": [...], "removed": [...]}."""
+    names = [p.name for p in solution_dirs()]
+    listing = ", ".join(names)
+    if not name:
+        raise ResetError(f"which exercise? usage: make reset-exercise EXERCISE=<name>, one of: {listing}")
+    if name not in names:
+        raise ResetError(f"no exercise named {name!r}; the exercises are: {listing}")
+    here = exercises_dir / name
+    if not (here / "check.json").is_file():  # the whole folder is gone: generate it again
+        generate_one(SOLUTIONS / name, here)
+        return {"backup": None, "backed_up": [], "removed": [],
+                "restored": [r.as_posix() for r in _starting_files(here)]}
+    with tempfile.TemporaryDirectory(prefix="wb-reset-") as tmp:
+        fresh = Path(tmp) / name
+        generate_one(SOLUTIONS / name, fresh)
+        start = _starting_files(fresh)
+        current = _starting_files(here) if here.is_dir() else []
+        added = [rel for rel in current if rel not in start and rel.parts[0] == APP_DIR]
+        edited = [rel for rel in current if rel in start and not filecmp.cmp(here / rel, fresh / rel, shallow=False)]
+        restored = [rel for rel in start if not (here / rel).is_file() or rel in edited]
+        backup = None
+        if edited or added:
+            stamp = stamp or time.strftime("%Y%m%d-%H%M%S")
+            backup = here / f"{BACKUP_PREFIX}{stamp}"
+            n = 2
+            while backup.exists():
+                backup = here / f"{BACKUP_PREFIX}{stamp}-{n}"
+                n += 1
+            for rel in edited + added:
+                (backup / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(here / rel, backup / rel)
+        for rel in added:  # copied into the backup above: app/ holds the starting files only
+            (here / rel).unlink()
+            parent = (here / rel).parent
+            while parent != here / APP_DIR and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+        for rel in restored:
+            (here / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(fresh / rel, here / rel)
+    return {"backup": backup, "backed_up": [r.as_posix() for r in edited + added],
+            "restored": [r.as_posix() for r in restored], "removed": [r.as_posix() for r in added]}
 
 
 # --------------------------------------------------------------------------- grading
@@ -458,12 +530,34 @@ td:nth-child(3){{font-weight:bold}}tr.pass td:nth-child(3){{color:#17653a}}tr.fa
 
 # --------------------------------------------------------------------------- command line
 
+def _reset_command(name: str | None, exercises_dir: Path) -> int:
+    try:
+        done = reset(name, exercises_dir)
+    except ResetError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    where = exercises_dir / name
+    where = where.relative_to(ROOT) if where.is_relative_to(ROOT) else where
+    if done["backup"]:
+        print(f"{where}: your files are saved in {where}/{done['backup'].name}/: {', '.join(done['backed_up'])}")
+    if done["removed"]:
+        print(f"{where}: removed from app/ (they are in the backup): {', '.join(done['removed'])}")
+    if done["restored"]:
+        print(f"{where}: restored the starting {', '.join(done['restored'])}")
+    if not (done["backup"] or done["restored"]):
+        print(f"{where}: app/ and the notebook are already the starting files; nothing to do")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate")
     g.add_argument("--out", type=Path, default=EXERCISES)
     sub.add_parser("check")
+    rs = sub.add_parser("reset", help="restore an exercise's app/ and notebook, backing up the learner's files first")
+    rs.add_argument("exercise", nargs="?", help="e.g. 01-etag")
+    rs.add_argument("--exercises-dir", type=Path, default=EXERCISES, help="the learner's exercises folder (default exercises/)")
     gr = sub.add_parser("grade")
     gr.add_argument("submissions", type=Path)
     gr.add_argument("--out", type=Path, default=ROOT / "build" / "grades")
@@ -477,6 +571,8 @@ def main(argv: list[str]) -> int:
             return 0
         if args.cmd == "check":
             return check()
+        if args.cmd == "reset":
+            return _reset_command(args.exercise, args.exercises_dir.resolve())
     except MarkerError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
