@@ -50,7 +50,7 @@ export { startApp, withApp, withApps } from "./apps/start";
 export type { AppHandle, StartOptions } from "./apps/start";
 
 // load/: every number measured under load
-export { contention, contentionRounds, generatorLag, runPercentiles } from "./load/contention";
+export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
 export type { ContentionResult, ContentionTotals } from "./load/contention";
 export { freshLoad, stepFigures } from "./load/fresh";
 export type { FreshLoadResult, StepFigures } from "./load/fresh";
@@ -59,6 +59,7 @@ export { pacedFailure, pacedLoad } from "./load/paced";
 export type { PacedResult } from "./load/paced";
 export { interleavedLoads, roundRatios, advantage } from "./load/rounds";
 export type { InterleavedRun, InterleaveTarget, RatioMetric, Advantage, RatioReading } from "./load/rounds";
+export { statusShare } from "./load/outcome";
 export { runLoad } from "./load/run";
 export { rateForShare, timeRoute } from "./load/timing";
 export type { RouteTiming } from "./load/timing";
@@ -86,7 +87,7 @@ export { published2022, publishedFastifyBenchmarks, publishedRatios, publishedTa
 export { showCode, showDiff } from "./prose/code";
 export { spreadText, ratioText, readingText, advantageText, saturationText, durationText } from "./prose/describe";
 export { eta } from "./prose/eta";
-export { slowdownText, doctorText, ceilingText } from "./prose/findings";
+export { slowdownText, doctorText, ceilingText, blockShareText, scheduleText } from "./prose/findings";
 export { predict, reveal } from "./prose/predict";
 export type { Prediction } from "./prose/predict";
 export { runRows, loadRow } from "./prose/tables";

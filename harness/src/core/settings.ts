@@ -15,7 +15,7 @@ export interface Settings {
 }
 
 const PROFILES: Record<Settings["name"], Settings> = {
-  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 2, repeats: 3, profileSeconds: 3 },
+  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 1, repeats: 3, profileSeconds: 2 },
   full: { name: "full", warmupSeconds: 2, durationSeconds: 5, repeats: 5, profileSeconds: 6 },
 };
 

@@ -3,7 +3,7 @@ import { readUsage } from "../apps/usage";
 import { badOption } from "../core/errors";
 import { assertUniqueKeys, roundOrder } from "../core/order";
 import { settings } from "../core/settings";
-import { mergeCounts, type Spread, spread } from "../core/stats";
+import { median, mergeCounts, type Spread, spread } from "../core/stats";
 import { type LoopMetricsSnapshot, loopMetrics } from "./loop-metrics";
 import { latencySummary, sumOutcomes } from "./outcome";
 import { type PacedResult, pacedLoad } from "./paced";
@@ -237,4 +237,10 @@ export function generatorLag(results: Iterable<ContentionResult>): GeneratorLag 
     }
   }
   return out;
+}
+
+/** The median, over the runs, of the event-loop utilisation the app reported (/__metrics, read with `metrics: true`). */
+export function loopUtilisation(r: ContentionResult): number {
+  const elus = r.runs.map((x) => x.metrics?.histogram.elu).filter((e): e is number => typeof e === "number");
+  return elus.length ? median(elus) : Number.NaN;
 }

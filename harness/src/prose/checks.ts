@@ -1,6 +1,8 @@
-import { plural } from "../core/format";
+import { fmt, plural, times } from "../core/format";
+import type { Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
+import { ratioText } from "./describe";
 
 /**
  * The last cell of a notebook: what must hold of any run, checked in one place. Each requirement is
@@ -15,6 +17,19 @@ export class Checklist {
   expect(ok: boolean, what: string): this {
     (ok ? this.passed : this.failed).push(what);
     return this;
+  }
+
+  /** A ratio (a number, or a Spread whose median counts) of at least `limit`: "what: 1.52x (median of 5 rounds, ...), at least 1.2x". */
+  atLeast(what: string, value: number | Spread, limit: number): this {
+    const v = typeof value === "number" ? value : value.median;
+    const shown = typeof value === "number" ? times(value) : ratioText(value);
+    return this.expect(v >= limit, `${what}: ${shown}, at least ${limit}x`);
+  }
+
+  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms". */
+  below(what: string, value: number, limit: number, unit = ""): this {
+    const u = unit ? ` ${unit}` : "";
+    return this.expect(value < limit, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}`);
   }
 
   /** Every load answered without errors or timeouts, and with 2xx (or an allowed status) only. */

@@ -61,3 +61,23 @@ export function ceilingText(server: string, ceiling: string, fraction: Spread): 
 export function countText(k: number, n: number, what: string): string {
   return `${k} of ${plural(n, what)}`;
 }
+
+/**
+ * Where blocks hurt: the share of the loop they took (ELU with them minus ELU without). Below half,
+ * most requests never meet one and the blocks decide the tail; above, they reach the median too.
+ */
+export function blockShareText(eluWith: number, eluWithout: number): string {
+  const share = eluWith - eluWithout;
+  const head = `The loop was busy ${pct(eluWith)} of the time (ELU, read inside the app), against ${pct(eluWithout)} without the blocks: they took about ${pct(share)} of it`;
+  if (share < 0.5)
+    return `${head}, less than half, so most cheap requests never meet a block: the blocks decide p90 and p99 far more than the median.`;
+  return `${head}, more than half, so most cheap requests meet a block: the blocks reach the median too.`;
+}
+
+/** Whether the paced load generator kept its schedule: its worst p99 send lag against the gap between two requests. */
+export function scheduleText(lag: { p99: number; worst: string }, gapMs: number): string {
+  const head = `The load generator sent each request at most ${fmt(lag.p99)} ms late at p99 (worst: ${lag.worst})`;
+  if (lag.p99 > gapMs)
+    return `${head}: more than the ${fmt(gapMs)} ms between two requests, so it was saturated, and that lag is part of the latencies above.`;
+  return `${head}, below the ${fmt(gapMs)} ms between two requests: it kept its schedule, and the latencies are the apps'.`;
+}
