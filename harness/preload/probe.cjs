@@ -9,7 +9,9 @@
 //      profile), unless the app handles the signal itself;
 //   3. with WORKBOOK_PROBE_INTERVAL_MS, samples memory, event-loop delay and utilisation, CPU and
 //      garbage collection, and sends one sample per interval;
-//   4. answers the harness's requests: a heap snapshot, a sampling heap profile.
+//   4. answers the harness's requests: a heap snapshot, a sampling heap profile (of what is alive
+//      at its end, or with includeCollected of every allocation), a CPU profile of a window, a full
+//      garbage collection (and the heap it leaves).
 // Without WORKBOOK_PROBE_SOCKET it does nothing at all.
 const path = require('node:path')
 
@@ -163,10 +165,32 @@ async function answer(req) {
       return { file: require('node:v8').writeHeapSnapshot(req.file) }
     case 'heap-sampling-start':
       await post('HeapProfiler.enable')
-      await post('HeapProfiler.startSampling', { samplingInterval: req.intervalBytes || 32768 })
+      // includeCollected: every allocation, not only what is still alive when sampling stops (the
+      // allocation sites behind GC pressure are mostly garbage by then).
+      await post('HeapProfiler.startSampling', {
+        samplingInterval: req.intervalBytes || 32768,
+        includeObjectsCollectedByMajorGC: Boolean(req.includeCollected),
+        includeObjectsCollectedByMinorGC: Boolean(req.includeCollected),
+      })
       return {}
     case 'heap-sampling-stop': {
       const { profile } = await post('HeapProfiler.stopSampling')
+      fs.writeFileSync(req.file, JSON.stringify(profile))
+      return { file: req.file }
+    }
+    // A full garbage collection, and the memory left after it: heapUsed is then what the app keeps.
+    case 'gc':
+      await post('HeapProfiler.enable')
+      await post('HeapProfiler.collectGarbage')
+      return process.memoryUsage()
+    // A CPU profile of a window of the app's life (`--cpu-prof` covers all of it, start-up included).
+    case 'cpu-profile-start':
+      await post('Profiler.enable')
+      await post('Profiler.setSamplingInterval', { interval: req.intervalUs || 1000 })
+      await post('Profiler.start')
+      return {}
+    case 'cpu-profile-stop': {
+      const { profile } = await post('Profiler.stop')
       fs.writeFileSync(req.file, JSON.stringify(profile))
       return { file: req.file }
     }

@@ -92,3 +92,6 @@ export { predict, reveal } from "./prose/predict";
 export type { Prediction } from "./prose/predict";
 export { runRows, loadRow } from "./prose/tables";
 export { checklist } from "./prose/checks";
+// diagnose/: what holds a server back, from one short load: verdict, evidence, report (make diagnose)
+export { diagnose } from "./diagnose/diagnose";
+export type { DiagnoseOptions, Diagnosis } from "./diagnose/diagnose";

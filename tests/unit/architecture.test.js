@@ -9,7 +9,18 @@ const path = require('node:path')
 const root = path.join(__dirname, '..', '..')
 const src = path.join(root, 'harness', 'src')
 // Lowest first. index.ts and exercises/index.ts sit on top.
-const LAYERS = ['core', 'charts', 'apps', 'load', 'profiles', 'experiments', 'published', 'prose', 'exercises']
+const LAYERS = [
+  'core',
+  'charts',
+  'apps',
+  'load',
+  'profiles',
+  'diagnose',
+  'experiments',
+  'published',
+  'prose',
+  'exercises',
+]
 
 function sources(dir = src) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -1,0 +1,134 @@
+import fs from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { AppChannel, ProbeSample } from "../apps/channel";
+import { type AppRef, resolveApp } from "../apps/registry";
+import type { ExitInfo } from "../apps/spawn";
+import { type AppHandle, type StartOptions, startApp } from "../apps/start";
+import { WorkbookError } from "../core/errors";
+import { runLoad } from "../load/run";
+import type { LoadOptions, LoadResult } from "../load/types";
+import { profileDir } from "../profiles/cpu-profile";
+import type { V8CpuProfile, V8HeapProfile } from "../profiles/flame";
+
+/**
+ * One run of the diagnosis, one app process under one load in three back-to-back stretches:
+ *   warm-up  (discarded: JIT, caches, connections);
+ *   watched  the probe's samples (event loop, CPU, memory, GC) and the load's latency and CPU per
+ *            request, with no profiler attached, between two full garbage collections (the heap
+ *            each leaves is what the app keeps);
+ *   profiled a CPU profile and a sampling heap profile (every allocation), taken through the probe.
+ * Why not `--cpu-prof` over the whole run: a CPU profiler's sampling signals cut libuv's idle-time
+ * accounting, so event-loop utilisation reads high while one runs (measured on the slow-waits
+ * fixture: 0.04-0.12 without, 0.56-0.65 with it at 1 ms, 0.38-0.72 at 4-10 ms); and --cpu-prof
+ * also profiles start-up and needs a clean exit. The watched figures are taken before it starts.
+ */
+export interface CollectOptions {
+  route: string;
+  connections: number;
+  warmupSeconds: number;
+  /** Seconds watched (samples), then seconds profiled. */
+  seconds: number;
+  profileSeconds: number;
+  sampleMs: number;
+  /** Bytes between two samples of the heap profile. */
+  heapIntervalBytes: number;
+  live?: boolean;
+  load?: Omit<LoadOptions, "target" | "path" | "connections" | "warmup" | "repeats" | "duration" | "live">;
+  start?: StartOptions;
+}
+
+export interface Collected {
+  app: string;
+  route: string;
+  sampleMs: number;
+  /** Where the profiles (and the report) go: results/diagnose/<app>-<time>/. */
+  dir: string;
+  /** The watched stretch, ms since the epoch. */
+  window: { startMs: number; endMs: number };
+  warmup: LoadResult;
+  /** The watched load, and the profiled one. */
+  load: LoadResult;
+  profiled: LoadResult;
+  /** heapUsed (bytes) after a full garbage collection just before and just after the watched load: what the app keeps. */
+  retained: { start: number; end: number };
+  /** The probe's samples whose interval's middle falls in the watched window. */
+  samples: ProbeSample[];
+  cpuProfile: V8CpuProfile;
+  cpuProfileFile: string;
+  heapProfile: V8HeapProfile;
+  heapProfileFile: string;
+  exit: ExitInfo;
+}
+
+/** A request to the app's probe; a failure says which, with the app's stderr. */
+async function ask<T>(
+  app: AppHandle,
+  channel: AppChannel,
+  cmd: string,
+  args: Record<string, unknown> = {},
+): Promise<T> {
+  try {
+    return await channel.request<T>(cmd, args, 60_000);
+  } catch (e) {
+    throw new WorkbookError("WB_NO_REPORT", `diagnose: the probe in "${app.name}" could not ${cmd}`, {
+      app: app.name,
+      stderr: app.stderr(),
+      cause: e,
+    });
+  }
+}
+
+export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected> {
+  const name = resolveApp(ref).name;
+  const { dir, done } = profileDir("diagnose", name);
+  const cpuProfileFile = path.join(dir, `${name}.cpuprofile`);
+  const heapProfileFile = path.join(dir, `${name}.heapprofile`);
+  try {
+    const app = await startApp(ref, { ...o.start, sampleMs: o.sampleMs });
+    const channel = app.channel;
+    const base = { ...o.load, target: app, path: o.route, connections: o.connections, warmup: 0, repeats: 1 };
+    let warmup: LoadResult, load: LoadResult, profiled: LoadResult;
+    const window = { startMs: 0, endMs: 0 };
+    const retained = { start: NaN, end: NaN };
+    try {
+      if (!channel) throw new WorkbookError("WB_BAD_OPTION", "diagnose needs Node: the probe does not run on Bun");
+      warmup = await runLoad({ ...base, duration: o.warmupSeconds, live: false, label: `${name} (warm-up)` });
+      const kept = async () => (await ask<{ heapUsed: number }>(app, channel, "gc")).heapUsed;
+      retained.start = await kept();
+      window.startMs = Date.now();
+      load = await runLoad({ ...base, duration: o.seconds, live: o.live, label: `${name} ${o.route}` });
+      window.endMs = Date.now();
+      retained.end = await kept();
+      await ask(app, channel, "heap-sampling-start", { intervalBytes: o.heapIntervalBytes, includeCollected: true });
+      await ask(app, channel, "cpu-profile-start", { intervalUs: 1000 });
+      profiled = await runLoad({ ...base, duration: o.profileSeconds, live: false, label: `${name} (profiled)` });
+      await ask(app, channel, "cpu-profile-stop", { file: cpuProfileFile });
+      await ask(app, channel, "heap-sampling-stop", { file: heapProfileFile });
+      await sleep(o.sampleMs); // nothing pending on the channel
+    } finally {
+      await app.stop();
+    }
+    const mid = (s: ProbeSample) => s.t - s.intervalMs / 2;
+    const read = <T>(file: string) => JSON.parse(fs.readFileSync(file, "utf8")) as T;
+    return {
+      app: name,
+      route: o.route,
+      sampleMs: o.sampleMs,
+      dir,
+      window,
+      retained,
+      warmup,
+      load,
+      profiled,
+      samples: channel!.samples.filter((s) => mid(s) >= window.startMs && mid(s) <= window.endMs),
+      cpuProfile: read<V8CpuProfile>(cpuProfileFile),
+      cpuProfileFile,
+      heapProfile: read<V8HeapProfile>(heapProfileFile),
+      heapProfileFile,
+      exit: app.exitInfo() ?? { code: null, signal: null },
+    };
+  } finally {
+    done();
+  }
+}

@@ -1,0 +1,101 @@
+import type { AppRef } from "../apps/registry";
+import type { StartOptions } from "../apps/start";
+import { settings } from "../core/settings";
+import type { LoadResult } from "../load/types";
+import { type DiagnosisCharts, diagnosisCharts } from "./charts";
+import { type CollectOptions, collect } from "./collect";
+import { type Evidence, gather } from "./evidence";
+import { reportHtml, writeReport } from "./report";
+import { decide, type Verdict, verdictMarkdown } from "./verdict";
+
+export interface DiagnoseOptions {
+  /** The path to load. Default "/". */
+  route?: string;
+  /** Concurrent connections of the load. Default 10: enough to queue, few enough that latency stays readable. */
+  connections?: number;
+  /** Seconds watched (the probe's samples, no profiler). Default: 4 with WORKBOOK_PROFILE=quick, 8 with full. */
+  seconds?: number;
+  /** Seconds profiled after that (CPU and allocations). Default: 3 quick, 5 full. */
+  profileSeconds?: number;
+  /** Seconds of warm-up before. Default: 1 quick, 2 full. */
+  warmupSeconds?: number;
+  /** The probe's sampling interval, ms. Default 200. */
+  sampleMs?: number;
+  /** The live chart while the watched load runs (in a kernel). Default true. */
+  live?: boolean;
+  /** Write the HTML report. Default true. */
+  report?: boolean;
+  /** Method, headers, body, allowed statuses... of the load (runLoad's options). */
+  load?: CollectOptions["load"];
+  /** How to start the app (startApp's options: env, args, cwd...). */
+  start?: StartOptions;
+}
+
+/**
+ * The stretches of a diagnosis by profile, its own (not the load tests' durations): the thresholds
+ * were set on runs of the quick one; the full one watches twice as long, for steadier slopes.
+ */
+export const DIAGNOSE_SECONDS = {
+  quick: { warmup: 1, watched: 4, profiled: 3 },
+  full: { warmup: 2, watched: 8, profiled: 5 },
+} as const;
+
+export interface Diagnosis {
+  app: string;
+  route: string;
+  verdict: Verdict;
+  evidence: Evidence;
+  /** The verdict as printed: its lines joined. */
+  text: string;
+  /** The verdict for a notebook (markdown()). */
+  markdown: string;
+  /** The HTML report's path (null with report: false), in `dir` beside the two profiles. */
+  report: string | null;
+  dir: string;
+  /** The watched load. */
+  load: LoadResult;
+  charts: DiagnosisCharts;
+  /** How long the whole diagnosis took, start to report, in seconds. */
+  tookSeconds: number;
+}
+
+/**
+ * Diagnose a server under a short load: start it (any Node server file, or a registered app), warm
+ * it up, watch its event loop, CPU, memory and GC with no profiler attached, then profile its CPU
+ * and its allocations under the same load; compare the evidence with named thresholds
+ * (thresholds.ts) and write one self-contained HTML report. See harness/README.md, "Diagnosis".
+ */
+export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise<Diagnosis> {
+  const started = performance.now();
+  const s = DIAGNOSE_SECONDS[settings().name];
+  const collected = await collect(app, {
+    route: opts.route ?? "/",
+    connections: opts.connections ?? 10,
+    seconds: opts.seconds ?? s.watched,
+    profileSeconds: opts.profileSeconds ?? s.profiled,
+    warmupSeconds: opts.warmupSeconds ?? s.warmup,
+    sampleMs: opts.sampleMs ?? 200,
+    heapIntervalBytes: 64 * 1024,
+    live: opts.live,
+    load: opts.load,
+    start: opts.start,
+  });
+  const evidence = gather(collected);
+  const verdict = decide(evidence);
+  const charts = diagnosisCharts(collected, evidence);
+  const report =
+    (opts.report ?? true) ? writeReport(collected, reportHtml(collected, evidence, verdict, charts)) : null;
+  return {
+    app: collected.app,
+    route: collected.route,
+    verdict,
+    evidence,
+    text: verdict.lines.join("\n"),
+    markdown: verdictMarkdown(verdict),
+    report,
+    dir: collected.dir,
+    load: collected.load,
+    charts,
+    tookSeconds: (performance.now() - started) / 1000,
+  };
+}

@@ -1,0 +1,161 @@
+import path from "node:path";
+import { PROBE_FILE, type ProbeSample } from "../apps/channel";
+import type { FlameData, HotFrame } from "../charts/flame-chart";
+import { repoRoot } from "../core/paths";
+import { median, slope } from "../core/stats";
+import { cpuFlame, frameOf, heapFlame, type V8CpuProfile, type V8HeapProfile } from "../profiles/flame";
+import { type LineTicks, selfTicksByLine } from "../profiles/profile-detail";
+import type { Collected } from "./collect";
+
+/** The numbers a verdict rests on, from one collected run: nothing here decides anything. */
+export interface Evidence {
+  /** The measured window in seconds, and the probe's samples in it. */
+  seconds: number;
+  samples: number;
+  reqPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** The server's CPU time per request (its own counters), ms; null when it could not be read. */
+  cpuPerRequestMs: number | null;
+  /** Latency p50 over CPU time per request: how many times longer a request took than its own work. */
+  latencyOverCpu: number | null;
+  /** Event-loop utilisation over the window, 0..1: the share of time the loop was running code. */
+  elu: number;
+  /** The app's CPU, % of one core (all its threads). */
+  cpuPercent: number;
+  /**
+   * How long the loop was held up, ms: in each sample interval the longest event-loop delay or the
+   * sampling timer's own lateness, whichever is larger (a stall that spans the sample's timer shows
+   * only in the lateness); `stallMs` is the median interval's, `maxStallMs` the longest of all.
+   */
+  stallMs: number;
+  maxStallMs: number;
+  /** Garbage-collection pauses over wall time, 0..1; their count and ms by kind. */
+  gcShare: number;
+  gcCount: number;
+  gcByKind: Record<string, number>;
+  /**
+   * heapUsed at the start and end of the window (MB) and its least-squares slope (MB/s) with the
+   * fit's R²; and the heap left by a full garbage collection before and after the window (MB), with
+   * its growth per second (MB/s). A sawtooth of garbage can tilt the fitted line by chance; only
+   * what the app keeps survives a full collection.
+   */
+  heap: {
+    startMB: number;
+    endMB: number;
+    slopeMBps: number;
+    r2: number;
+    keptStartMB: number;
+    keptEndMB: number;
+    keptMBps: number;
+  };
+  rss: { startMB: number; endMB: number; slopeMBps: number };
+  /** Bytes allocated per second over the window (the sampling heap profile's estimate), MB/s. */
+  allocMBps: number | null;
+  /** Share of the busy CPU samples spent under a synchronous file or process call of Node (fs.*Sync, execSync...). */
+  syncIoShare: number;
+  /** The hottest frames of the CPU profile (the profiled stretch; GC and "(program)" left out: they are counted apart). */
+  hot: HotFrame[];
+  /** The hottest line of the app's hottest frame, from V8's ticks by line. */
+  hottestLine: (LineTicks & { file: string; name: string }) | null;
+  /** Where the bytes were allocated (the profiled stretch), hottest first. */
+  allocationSites: HotFrame[];
+  /** Share of the CPU profile's samples in which the loop was busy (not idle in its poll). */
+  busyShare: number;
+  generatorSaturated: boolean;
+  flame: FlameData;
+  allocations: FlameData;
+}
+
+const MB = 2 ** 20;
+const isSyncIo = (f: { name: string; file: string }) =>
+  /Sync$/.test(f.name) && /^node:(internal\/)?(fs|child_process)/.test(f.file);
+
+/** Share of the busy samples with a synchronous I/O frame anywhere on the stack. */
+export function syncIoShare(profile: V8CpuProfile): number {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const memo = new Map<number, boolean>();
+  const under = (id: number): boolean => {
+    if (memo.has(id)) return memo.get(id)!;
+    const n = byId.get(id)!;
+    const up = parent.get(id);
+    const v = isSyncIo(frameOf(n.callFrame)) || (up !== undefined && under(up));
+    memo.set(id, v);
+    return v;
+  };
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  const busy = profile.samples.filter((id) => !idle.has(id));
+  return busy.length ? busy.filter(under).length / busy.length : 0;
+}
+
+/** The heap profile without what the probe itself allocated (its replies to the harness, the profile's own JSON). */
+export function withoutProbe(profile: V8HeapProfile): V8HeapProfile {
+  const prune = (n: V8HeapProfile["head"]): V8HeapProfile["head"] => ({
+    ...n,
+    children: n.children.filter((c) => c.callFrame.url.replace(/^file:\/\//, "") !== PROBE_FILE).map(prune),
+  });
+  return { ...profile, head: prune(profile.head) };
+}
+
+/** Not a frame of the probe (its sampling timer runs in the app while it is profiled). */
+const notProbe = (h: HotFrame) => h.file === "" || path.resolve(repoRoot, h.file) !== PROBE_FILE;
+
+function hottestLine(profile: V8CpuProfile, frame: HotFrame | null): Evidence["hottestLine"] {
+  if (!frame) return null;
+  const { lines } = selfTicksByLine(profile, { name: frame.name, file: frame.file });
+  return lines[0] ? { ...lines[0], file: frame.file, name: frame.name } : null;
+}
+
+export function gather(c: Collected): Evidence {
+  const s: ProbeSample[] = c.samples;
+  const wallMs = s.reduce((a, x) => a + x.intervalMs, 0) || 1;
+  const sum = (f: (x: ProbeSample) => number) => s.reduce((a, x) => a + f(x), 0);
+  const x = (t: number) => (t - c.window.startMs) / 1000;
+  const heapFit = slope(s.map((p) => ({ x: x(p.t), y: p.heapUsed / MB })));
+  const rssFit = slope(s.map((p) => ({ x: x(p.t), y: p.rss / MB })));
+  const stalls = s.map((p) => Math.max(p.delayMaxMs, p.intervalMs - c.sampleMs));
+  const gcByKind: Record<string, number> = {};
+  for (const p of s) for (const [k, v] of Object.entries(p.gcByKind)) gcByKind[k] = (gcByKind[k] ?? 0) + v;
+  const flame = cpuFlame(c.cpuProfile);
+  const allocations = heapFlame(withoutProbe(c.heapProfile));
+  const profiledSeconds = flame.durationMs / 1000;
+  const cpuPerRequestMs = c.load.cpuPerRequestUs ? c.load.cpuPerRequestUs.median / 1000 : null;
+  const seconds = (c.window.endMs - c.window.startMs) / 1000;
+  return {
+    seconds,
+    samples: s.length,
+    reqPerSec: c.load.reqPerSec.median,
+    latencyP50Ms: c.load.latencyMs.p50,
+    latencyP99Ms: c.load.latencyMs.p99,
+    cpuPerRequestMs,
+    latencyOverCpu: cpuPerRequestMs ? c.load.latencyMs.p50 / cpuPerRequestMs : null,
+    elu: sum((p) => p.elu * p.intervalMs) / wallMs,
+    cpuPercent: (sum((p) => p.cpuMs) / wallMs) * 100,
+    stallMs: median(stalls),
+    maxStallMs: Math.max(0, ...stalls),
+    gcShare: sum((p) => p.gcMs) / wallMs,
+    gcCount: sum((p) => p.gcCount),
+    gcByKind,
+    heap: {
+      startMB: (s[0]?.heapUsed ?? NaN) / MB,
+      endMB: (s.at(-1)?.heapUsed ?? NaN) / MB,
+      slopeMBps: heapFit.slope,
+      r2: heapFit.r2,
+      keptStartMB: c.retained.start / MB,
+      keptEndMB: c.retained.end / MB,
+      keptMBps: (c.retained.end - c.retained.start) / MB / seconds,
+    },
+    rss: { startMB: (s[0]?.rss ?? NaN) / MB, endMB: (s.at(-1)?.rss ?? NaN) / MB, slopeMBps: rssFit.slope },
+    allocMBps: profiledSeconds > 0 ? allocations.total / MB / profiledSeconds : null,
+    syncIoShare: syncIoShare(c.cpuProfile),
+    hot: flame.hot.filter((h) => h.category !== "gc" && h.category !== "program" && notProbe(h)).slice(0, 5),
+    hottestLine: hottestLine(c.cpuProfile, flame.hottestUser),
+    allocationSites: allocations.hot.filter((h) => h.category !== "program").slice(0, 5),
+    busyShare: 1 - flame.idleShare,
+    generatorSaturated: c.load.generator.saturated,
+    flame,
+    allocations,
+  };
+}
