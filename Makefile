@@ -45,6 +45,10 @@ help:
 	@echo "make bench-harness   measure the harness itself: one app, 5 runs, median and spread"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
+	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"
+	@echo "make diagnose APP=path/to/server.js [ROUTE=/path]   what holds a server back, from one short load"
+	@echo "make book            render every notebook, executed, into build/book/ (one HTML page each)"
+	@echo "make test-browser    open the book and JupyterLab in Chromium and check what a learner sees"
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
 
 # Set-up looks at what is really there, not at stamp files beside it, so that it repairs what

@@ -209,6 +209,10 @@ def pass_rule(spec: dict) -> str:
     metric = spec.get("metric", "reqPerSec")
     if metric == "reqPerSec":
         rule = f">= {t}x {base}'s req/s on `{load.get('path', '/')}` at {load.get('connections', 50)} connections"
+    elif metric == "heapGrowth":
+        bound = f" and at most {_number(spec['maxGrowthMB'])} MB" if "maxGrowthMB" in spec else ""
+        rule = (f"the heap alive after {_number(load['requests'])} requests to `{load.get('path', '/')}` grows "
+                f">= {t}x less than {base}'s{bound}")
     else:
         rule = f"`{load.get('path', '/')}`'s {metric} at {_number(load['rate'])} req/s >= {t}x lower than {base}'s"
     bg = spec.get("background")
@@ -481,8 +485,12 @@ def ratio_meaning(spec: dict) -> str:
     base = spec.get("baselineName", "the starting point")
     metric = spec.get("metric", "reqPerSec")
     path = spec["load"].get("path", "/")
-    what = (f"req/s on {path}, the learner's app over {base}'s" if metric == "reqPerSec"
-            else f"how many times lower {path}'s {metric} latency was than {base}'s")
+    if metric == "reqPerSec":
+        what = f"req/s on {path}, the learner's app over {base}'s"
+    elif metric == "heapGrowth":
+        what = f"how many times less heap {path}'s requests left alive than {base}'s"
+    else:
+        what = f"how many times lower {path}'s {metric} latency was than {base}'s"
     return f"{what}, measured in the same run; passes at {_number(spec['threshold'])}x"
 
 

@@ -178,11 +178,6 @@ async function answer(req) {
       fs.writeFileSync(req.file, JSON.stringify(profile))
       return { file: req.file }
     }
-    // A full garbage collection, and the memory left after it: heapUsed is then what the app keeps.
-    case 'gc':
-      await post('HeapProfiler.enable')
-      await post('HeapProfiler.collectGarbage')
-      return process.memoryUsage()
     // A CPU profile of a window of the app's life (`--cpu-prof` covers all of it, start-up included).
     case 'cpu-profile-start':
       await post('Profiler.enable')
@@ -194,6 +189,12 @@ async function answer(req) {
       fs.writeFileSync(req.file, JSON.stringify(profile))
       return { file: req.file }
     }
+    // A full garbage collection, and the memory left after it: heapUsed is then what the app keeps,
+    // not what it keeps plus garbage.
+    case 'heap-after-gc':
+      await post('HeapProfiler.enable')
+      await post('HeapProfiler.collectGarbage')
+      return process.memoryUsage()
     default:
       throw new Error(`unknown request ${JSON.stringify(req.cmd)}`)
   }

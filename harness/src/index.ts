@@ -87,7 +87,7 @@ export { published2022, publishedFastifyBenchmarks, publishedRatios, publishedTa
 export { showCode, showDiff } from "./prose/code";
 export { spreadText, ratioText, readingText, advantageText, saturationText, durationText } from "./prose/describe";
 export { eta } from "./prose/eta";
-export { slowdownText, doctorText, ceilingText, blockShareText, scheduleText } from "./prose/findings";
+export { slowdownText, doctorText, ceilingText, blockShareText, scheduleText, retainerText } from "./prose/findings";
 export { predict, reveal } from "./prose/predict";
 export type { Prediction } from "./prose/predict";
 export { runRows, loadRow } from "./prose/tables";
@@ -95,3 +95,10 @@ export { checklist } from "./prose/checks";
 // diagnose/: what holds a server back, from one short load: verdict, evidence, report (make diagnose)
 export { diagnose } from "./diagnose/diagnose";
 export type { DiagnoseOptions, Diagnosis } from "./diagnose/diagnose";
+// profiles/ (memory): where memory goes, from inside the app
+export { heapAfterGc, heapSnapshots, watchMemory } from "./profiles/memory";
+export type { MemoryWatch, HeapSnapshotsResult } from "./profiles/memory";
+export { heapProfile } from "./profiles/heap-profile";
+export type { HeapProfileResult } from "./profiles/heap-profile";
+export { memoryChart } from "./charts/memory";
+export { measureScript } from "./experiments/script";

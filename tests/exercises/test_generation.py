@@ -117,7 +117,7 @@ def test_each_exercise_folder_is_complete_and_carries_no_solution(name):
     assert (folder / "app" / "server.js").read_text() != (ROOT / "solutions" / name / "app" / "server.js").read_text()
     nb = nbformat.read(folder / f"{name}.ipynb", as_version=4)
     last = nb.cells[-1]
-    assert last.cell_type == "code" and f'wb.checkExercise("{name}"' in last.source and "wb.printCheck(result)" in last.source
+    assert last.cell_type == "code" and f'ex.checkExercise("{name}"' in last.source and "ex.printCheck(result)" in last.source
     assert "throw" not in last.source, "an exercise's check cell prints FAIL, it does not throw"
 
 

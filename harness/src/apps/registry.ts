@@ -42,6 +42,12 @@ export const apps: readonly AppEntry[] = [
   app("loop-shedding", "the blocking app behind overload-protection (503s)", "/cheap"),
   app("loop-shedding-queue", "the blocking app shedding on each request's own wait (503s)", "/cheap"),
   app("loop-classic-blockers", "sync file I/O, big JSON, catastrophic regex", "/cheap"),
+  // Notebook 04: one route, GET /reviews?product=N, and five ways of using memory for it.
+  app("memory-quiet", "every answer computed at start-up: allocates almost nothing per request", "/reviews?product=7"),
+  app("memory-churn", "objects for all 20,000 reviews per request: megabytes of garbage", "/reviews?product=7"),
+  app("memory-reworked", "memory-churn computed from typed-array columns: no object per review", "/reviews?product=7"),
+  app("memory-leak", "keeps an audit record of every request in a Map nothing empties", "/reviews?product=7"),
+  app("memory-bounded", "memory-leak with the audit bounded by an LRU cache (last 100)", "/reviews?product=7"),
   // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
   ...frameworks.map((f) => app(`frameworks/${f.name}`, `${f.title}: /hello, /json, /blog`, "/hello", f.entry)),
 ];

@@ -10,6 +10,7 @@ import { runLoad } from "../load/run";
 import type { LoadOptions, LoadResult } from "../load/types";
 import { profileDir } from "../profiles/cpu-profile";
 import type { V8CpuProfile, V8HeapProfile } from "../profiles/flame";
+import { heapAfterGc } from "../profiles/memory";
 
 /**
  * One run of the diagnosis, one app process under one load in three back-to-back stretches:
@@ -50,7 +51,7 @@ export interface Collected {
   /** The watched load, and the profiled one. */
   load: LoadResult;
   profiled: LoadResult;
-  /** heapUsed (bytes) after a full garbage collection just before and just after the watched load: what the app keeps. */
+  /** heapUsed (MB) after a full garbage collection just before and just after the watched load: what the app keeps. */
   retained: { start: number; end: number };
   /** The probe's samples whose interval's middle falls in the watched window. */
   samples: ProbeSample[];
@@ -94,7 +95,7 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
     try {
       if (!channel) throw new WorkbookError("WB_BAD_OPTION", "diagnose needs Node: the probe does not run on Bun");
       warmup = await runLoad({ ...base, duration: o.warmupSeconds, live: false, label: `${name} (warm-up)` });
-      const kept = async () => (await ask<{ heapUsed: number }>(app, channel, "gc")).heapUsed;
+      const kept = async () => (await heapAfterGc(app)).heapUsed;
       retained.start = await kept();
       window.startMs = Date.now();
       load = await runLoad({ ...base, duration: o.seconds, live: o.live, label: `${name} ${o.route}` });

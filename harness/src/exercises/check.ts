@@ -10,6 +10,9 @@ import { crashFailure, firstRequest, ratioMessage, startFailure } from "./report
 import { appRef, type ExerciseSpec, loadSpec } from "./spec";
 import type { CheckDetails, CheckOptions, CheckResult, CheckStage, Failure } from "./types";
 
+/** The smallest heap growth a check tells from none (readings after a full collection differ by ~0.1 MB). */
+export const GROWTH_FLOOR_MB = 0.25;
+
 /**
  * How many times better the learner's app did, from each app's figure per round: the smaller of the
  * ratio of the medians and the median of the per-round ratios (conservative on a noisy machine).
@@ -205,10 +208,15 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     const cpuKnown = details.baselineCpuUs.length === plan.rounds && details.submissionCpuUs.length === plan.rounds;
     const onCpu = higher && details.generatorSaturated && cpuKnown;
     if (onCpu) details.decidedOn = "cpuPerRequest";
+    // Heap growth below the resolution of a reading after a full collection counts as that floor, so
+    // that a ratio of two near-zero growths (or a negative one) means nothing it cannot.
+    const floored = (xs: number[]) =>
+      details.metric === "heapGrowth" ? xs.map((x) => Math.max(GROWTH_FLOOR_MB, x)) : xs;
     const { ratio, rounds } = onCpu
       ? checkRatio(details.baselineCpuUs, details.submissionCpuUs, false)
-      : checkRatio(details.baseline, details.submission, higher);
-    const pass = ratio >= spec.threshold;
+      : checkRatio(floored(details.baseline), floored(details.submission), higher);
+    const bounded = spec.maxGrowthMB === undefined || median(details.submission) <= spec.maxGrowthMB;
+    const pass = ratio >= spec.threshold && bounded;
     return done(
       "ratio",
       pass,

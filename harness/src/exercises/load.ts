@@ -6,6 +6,7 @@ import { type ContentionTotals, combinePaced } from "../load/contention";
 import { pacedFailure, pacedLoad } from "../load/paced";
 import { runLoad } from "../load/run";
 import { rateForShare, timeRoute } from "../load/timing";
+import { heapAfterGc } from "../profiles/memory";
 import type { ExerciseSpec } from "./spec";
 
 /**
@@ -113,6 +114,7 @@ export async function exerciseRun(
 ): Promise<ExerciseRun> {
   const metric = spec.metric ?? "reqPerSec";
   const label = `${who} ${spec.load.path ?? "/"}${background ? ` with ${background.path}` : ""}`;
+  if (metric === "heapGrowth") return heapGrowthRun(app, spec, seconds > 0 ? 1 : 0.1, label);
   const bg = background ? backgroundLoad(app, background, seconds, `${who} ${background.path}`) : Promise.resolve(null);
   if (metric === "reqPerSec") {
     const [r, b] = await Promise.allSettled([
@@ -187,5 +189,46 @@ export async function exerciseRun(
     // Saturated: the pacer's p99 lag exceeds the gap between two measured requests (1000 / rate ms), as generatorLag() judges it.
     failure: pacedFailure(combinePaced([cheap])) ?? bgFailure,
     generatorSaturated: cheap.sendLagMs.p99 > 1000 / rate,
+  };
+}
+
+/**
+ * A heapGrowth run: the heap alive after a full collection, then `load.requests` requests (times
+ * `share`: a warm-up sends a tenth) paced at `load.rate`, then the heap alive again. The value is
+ * the growth in MB: what the requests left behind.
+ */
+async function heapGrowthRun(app: AppHandle, spec: ExerciseSpec, share: number, label: string): Promise<ExerciseRun> {
+  const failed = (failure: string): ExerciseRun => ({
+    label,
+    value: Number.NaN,
+    cpuPerRequestUs: null,
+    latencyMs: { p50: Number.NaN, p90: Number.NaN, p99: Number.NaN },
+    background: null,
+    failure,
+    generatorSaturated: false,
+  });
+  const rate = spec.load.rate!;
+  const before = await heapAfterGc(app).catch((e: Error) => e);
+  if (before instanceof Error) return failed(before.message);
+  const seconds = Math.max(1 / rate, (spec.load.requests! * share) / rate);
+  const run = await pacedLoad({
+    target: app,
+    path: spec.load.path ?? "/",
+    method: spec.load.method,
+    rate,
+    seconds,
+    label,
+  }).catch((e: Error) => e);
+  if (run instanceof Error) return failed(run.message);
+  const after = await heapAfterGc(app).catch((e: Error) => e);
+  if (after instanceof Error) return failed(after.message);
+  return {
+    label,
+    value: after.heapUsed - before.heapUsed,
+    cpuPerRequestUs: null,
+    latencyMs: run.latencyMs,
+    background: null,
+    failure: pacedFailure(combinePaced([run])),
+    generatorSaturated: false,
   };
 }

@@ -119,6 +119,7 @@ export function ratioMessage(
 ): string {
   const higher = d.metric === "reqPerSec";
   const [b, m] = [median(d.baseline), median(d.submission)];
+  if (d.metric === "heapGrowth") return growthMessage(spec, base, d, rounds, ratio);
   const what = higher
     ? `served ${Math.round(m)} req/s against ${base}'s ${Math.round(b)}`
     : `had a ${d.metric} latency of ${round(m, 2)} ms against ${base}'s ${round(b, 2)} ms`;
@@ -141,6 +142,18 @@ export function ratioMessage(
   return (
     `Your app ${what}${during} (medians of ${d.baseline.length} rounds, same run; round by round ${rounds.map(times).join(", ")}): ` +
     `${ratio}x${note}; the exercise asks for at least ${spec.threshold}x. All ${d.responses.length} answers match.`
+  );
+}
+
+/** The verdict of a heapGrowth check: both apps' growth over the same requests, the ratio and the bound. */
+function growthMessage(spec: ExerciseSpec, base: string, d: CheckDetails, rounds: number[], ratio: number): string {
+  const [b, m] = [median(d.baseline), median(d.submission)];
+  const bound = spec.maxGrowthMB === undefined ? "" : ` and at most ${spec.maxGrowthMB} MB of growth`;
+  return (
+    `Your app's heap grew ${round(m, 2)} MB over ${spec.load.requests} requests, against ${base}'s ${round(b, 2)} MB ` +
+    `(the heap alive after a full garbage collection, before and after; medians of ${d.baseline.length} rounds, same run; ` +
+    `round by round ${rounds.map(times).join(", ")}): ${ratio}x less; the exercise asks for at least ${spec.threshold}x less${bound}. ` +
+    `All ${d.responses.length} answers match.`
   );
 }
 

@@ -40,11 +40,14 @@ export interface ExerciseSpec {
   /**
    * The measured load. reqPerSec: runLoad options (path default "/", connections default 50).
    * p50/p99: requests paced at `rate` a second, evenly spaced (pacedLoad: path, method, rate).
+   * heapGrowth: `requests` requests paced at `rate` a second, between two readings of the heap after
+   * a full garbage collection.
    */
   load: {
     path?: string;
     connections?: number;
     rate?: number;
+    requests?: number;
     method?: "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
     headers?: Record<string, string>;
     body?: string;
@@ -56,10 +59,15 @@ export interface ExerciseSpec {
    * `{name}` in the path becomes a name never asked before (lowercase letters), on every request.
    */
   background?: { path: string; rate?: number; busyShare?: number };
-  /** reqPerSec: higher is better; p50/p99 latency: lower is better. The ratio is always "times better". Default reqPerSec. */
-  metric?: "reqPerSec" | "p50" | "p99";
+  /**
+   * reqPerSec: higher is better; p50/p99 latency and heapGrowth (MB of heap still alive after the
+   * measured requests) lower is better. The ratio is always "times better". Default reqPerSec.
+   */
+  metric?: "reqPerSec" | "p50" | "p99" | "heapGrowth";
   /** The ratio the learner's app must reach against the baseline, e.g. 1.5. */
   threshold: number;
+  /** heapGrowth only: the learner's app's heap may grow at most this many MB over the measured requests. */
+  maxGrowthMB?: number;
   /** Default 10000. */
   startTimeoutMs?: number;
   /** Shown on a failure at that stage. */
@@ -91,8 +99,10 @@ export function loadSpec(ref: string | ExerciseSpec, exerciseDir?: string): Exer
   const bad = (why: string) => new Error(`check spec of ${spec.exercise}: ${why}`);
   if (!(spec.threshold > 0)) throw bad("threshold must be a positive ratio");
   const metric = spec.metric ?? "reqPerSec";
-  if (!["reqPerSec", "p50", "p99"].includes(metric))
-    throw bad(`metric must be reqPerSec, p50 or p99, not ${JSON.stringify(metric)}`);
+  if (!["reqPerSec", "p50", "p99", "heapGrowth"].includes(metric))
+    throw bad(`metric must be reqPerSec, p50, p99 or heapGrowth, not ${JSON.stringify(metric)}`);
+  if (metric === "heapGrowth" && !(spec.load.requests! > 0 && spec.load.rate! > 0))
+    throw bad("heapGrowth needs load.requests and load.rate: a fixed number of requests, paced");
   if (metric !== "reqPerSec" && !(spec.load.rate! > 0))
     throw bad(`a latency metric (${metric}) needs load.rate: the measured load is paced at a fixed rate`);
   const bg = spec.background;

@@ -1,6 +1,6 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
 import { appsDir } from "../core/paths";
+import { measureScript } from "./script";
 
 /** One validator's price, measured outside any server by apps/frameworks/lib/validator-cost.js. */
 export interface ValidatorCost {
@@ -51,26 +51,9 @@ const SCRIPT = path.join(appsDir, "frameworks", "lib", "validator-cost.js");
  * accepts the invalid one fails) or outlives `timeoutMs`.
  */
 export function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
-  const args = [SCRIPT, opts.validator, String(opts.batches ?? 21)];
-  const timeout = opts.timeoutMs ?? 60_000;
-  return new Promise((resolve, reject) => {
-    execFile(opts.runtime ?? process.execPath, args, { timeout, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (err) {
-        const why = err.killed ? `did not finish within ${timeout} ms` : `failed (${err.code ?? err.signal})`;
-        reject(
-          new Error(
-            `validatorCost(${opts.validator}) ${why}: ${stderr.trim().split("\n").slice(0, 3).join(" | ") || "no stderr"}`,
-          ),
-        );
-        return;
-      }
-      try {
-        resolve(JSON.parse(stdout) as ValidatorCost);
-      } catch {
-        reject(
-          new Error(`validatorCost(${opts.validator}) printed no JSON line: ${JSON.stringify(stdout.slice(0, 200))}`),
-        );
-      }
-    });
+  return measureScript<ValidatorCost>(SCRIPT, {
+    args: [opts.validator, String(opts.batches ?? 21)],
+    runtime: opts.runtime,
+    timeoutMs: opts.timeoutMs,
   });
 }

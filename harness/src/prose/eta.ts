@@ -25,9 +25,9 @@ export function etaSeconds(plan: EtaPlan = {}): number {
   return targets * (warmup + rounds * (duration + 0.3)) + (plan.extra ?? 0);
 }
 
-/** Print what a cell is about to do and how long it will take: "⏱ about 2 min: the table, 12 apps x 3 rounds". */
+/** Print what a cell is about to do and how long it will take: "Takes about 2 min (profile "full"): the table, 12 apps in rounds." */
 export function eta(what: string, plan: EtaPlan = {}): number {
   const seconds = etaSeconds(plan);
-  markdown(`⏱ ${durationText(seconds)} (profile "${settings().name}"): ${what}`);
+  markdown(`**Takes ${durationText(seconds)}** (profile "${settings().name}"): ${what}.`);
   return seconds;
 }

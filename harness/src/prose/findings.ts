@@ -81,3 +81,23 @@ export function scheduleText(lag: { p99: number; worst: string }, gapMs: number)
     return `${head}: more than the ${fmt(gapMs)} ms between two requests, so it was saturated, and that lag is part of the latencies above.`;
   return `${head}, below the ${fmt(gapMs)} ms between two requests: it kept its schedule, and the latencies are the apps'.`;
 }
+
+/**
+ * A retainer path (profiles/heap-snapshot.ts) in words: the chain from a GC root, and the variable
+ * that holds the growing objects, found as the last reference from a closure's context (where a
+ * module-level `const` of a CommonJS module lives) to a collection.
+ */
+export function retainerText(path: readonly { holder: string; edge: string; edgeType: string }[]): string {
+  if (path.length === 0) return "Nothing reached the object from a GC root: it was garbage, waiting for a collection.";
+  const link = (s: { holder: string; edge: string; edgeType: string }) =>
+    s.edgeType === "element" || s.edgeType === "internal" ? `${s.holder} ${s.edge}` : `${s.holder}.${s.edge}`;
+  const chain = path.map((s) => `\`${link(s)}\``).join(" → ");
+  const k = path.map((s) => s.edgeType).lastIndexOf("context");
+  if (k < 0) return `The chain of references from a GC root: ${chain}.`;
+  const container = path[k + 1]?.holder ?? "an object";
+  return (
+    `The chain of references from a GC root: ${chain}. The growing objects hang off **\`${path[k].edge}\`**, ` +
+    `a **${container}** held by a variable of a closure's scope (in a CommonJS module, a module-level variable lives there): ` +
+    "as long as the module's functions are alive, so is everything in it."
+  );
+}

@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { AppRef } from "../apps/registry";
+import { type StartOptions, withApp } from "../apps/start";
+import type { FlameData } from "../charts/flame-chart";
+import { badOption, WorkbookError } from "../core/errors";
+import { settings } from "../core/settings";
+import { runLoad } from "../load/run";
+import type { LoadOptions, LoadResult } from "../load/types";
+import { profileDir } from "./cpu-profile";
+import { heapFlame, type V8HeapProfile } from "./flame";
+
+export interface HeapProfileOptions {
+  /** The load while sampling: runLoad options except target, warmup, repeats and duration. */
+  load?: Omit<LoadOptions, "target" | "warmup" | "repeats" | "duration">;
+  /** Seconds of load. Default settings().profileSeconds. */
+  seconds?: number;
+  /**
+   * true (default): every allocation sampled, also what the GC has collected by the end (the sites
+   * behind GC pressure); false: only what is still alive when sampling stops (the sites behind a leak).
+   */
+  includeCollected?: boolean;
+  /** Average bytes between two samples (V8's sampling interval). Default 32768. */
+  intervalBytes?: number;
+  start?: StartOptions;
+}
+
+export interface HeapProfileResult {
+  app: string;
+  /** The .heapprofile file: open it in Chrome DevTools' Memory tab. */
+  file: string;
+  profile: V8HeapProfile;
+  /** Widths are bytes allocated: draw it with flameChart. */
+  flame: FlameData;
+  load: LoadResult;
+}
+
+/**
+ * A sampling heap profile of an app under load (V8's HeapProfiler, driven by the harness's probe
+ * inside the app): where the bytes were allocated, by call stack. The same face as cpuProfile.
+ */
+export async function heapProfile(ref: AppRef, opts: HeapProfileOptions = {}): Promise<HeapProfileResult> {
+  const fixed = (["warmup", "repeats", "duration"] as const).filter(
+    (k) => (opts.load as LoadOptions | undefined)?.[k] !== undefined,
+  );
+  if (fixed.length)
+    throw badOption("heapProfile", `opts.load cannot set ${fixed.join(", ")}: the profile is one run of opts.seconds`);
+  return withApp(
+    ref,
+    async (app) => {
+      if (!app.channel)
+        throw new WorkbookError("WB_BAD_OPTION", `app "${app.name}" has no probe (not a Node app?): no heap profile`);
+      const { dir, done } = profileDir("heap-profiles", app.name);
+      try {
+        const file = path.join(dir, `${app.name.replace(/\W+/g, "-")}.heapprofile`);
+        await app.channel.request("heap-sampling-start", {
+          intervalBytes: opts.intervalBytes ?? 32768,
+          includeCollected: opts.includeCollected ?? true,
+        });
+        const load = await runLoad({
+          connections: 100,
+          label: `${app.name} (heap profile)`,
+          ...opts.load,
+          target: app,
+          warmup: 0,
+          repeats: 1,
+          duration: opts.seconds ?? settings().profileSeconds,
+        });
+        await app.channel.request("heap-sampling-stop", { file });
+        const profile = JSON.parse(fs.readFileSync(file, "utf8")) as V8HeapProfile;
+        return { app: app.name, file, profile, flame: heapFlame(profile), load };
+      } finally {
+        done();
+      }
+    },
+    opts.start,
+  );
+}
