@@ -97,7 +97,7 @@ test('each rule fires on its own evidence, with its numbers against its threshol
   t.assert.strictEqual(climbing.id, 'memory-climbing')
   t.assert.match(
     climbing.lines.join('\n'),
-    /heapUsed 10 → 50 MB \(R² of the slope 0\.90\), kept after a full GC 8 → 40 MB/,
+    /heapUsed 10 → 50 MB \(R² of the slope 0\.9\), kept after a full GC 8 → 40 MB/,
   )
   // a sawtooth of garbage: a steep slope, but a full GC leaves no more than before
   const sawtooth = { ...heap, r2: 0.5, keptEndMB: 8, keptMBps: 0 }

@@ -57,12 +57,20 @@ test('calleesOf refuses a frame that is not in the flame graph', (t) => {
   t.assert.throws(() => h.calleesOf(flame, { name: 'afterListener' }), /no frame named "afterListener"/)
 })
 
+/** The line of etag-fixed/util.js that hashes the body (JSON.stringify), 1-based, found in the file itself. */
+function stringifyLine() {
+  const file = require('node:path').join(h.appsDir, 'etag-fixed', 'util.js')
+  const lines = require('node:fs').readFileSync(file, 'utf8').split('\n')
+  return lines.findIndex((l) => l.includes('JSON.stringify(res._body)')) + 1
+}
+
 // A tiny V8 profile: etaggerMiddleware and afterListener in etag-fixed/util.js, seed in etag-slow/app.js.
 function etagProfile() {
   const path = require('node:path')
   const util = path.join(h.appsDir, 'etag-fixed', 'util.js')
   const app = path.join(h.appsDir, 'etag-slow', 'app.js')
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
+  const hashLine = stringifyLine()
   return {
     nodes: [
       { id: 1, callFrame: frame('(root)', '', -1), children: [2, 4, 6] },
@@ -78,8 +86,8 @@ function etagProfile() {
         callFrame: frame('afterListener', util, 16),
         children: [5],
         positionTicks: [
-          { line: 24, ticks: 3 },
-          { line: 22, ticks: 1 },
+          { line: hashLine, ticks: 3 },
+          { line: hashLine - 1, ticks: 1 },
         ],
       },
       { id: 5, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
@@ -113,11 +121,12 @@ test('selfTicksByLine gives each line its source text, and null where the file c
   const source = fs.readFileSync(require('node:path').join(h.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
   const ticks = h.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
   t.assert.strictEqual(ticks.samples, 4)
+  const at = stringifyLine()
   t.assert.deepStrictEqual(
     ticks.lines.map((l) => [l.line, l.samples, l.text]),
     [
-      [24, 3, source[23].trim()],
-      [22, 1, source[21].trim()],
+      [at, 3, source[at - 1].trim()],
+      [at - 1, 1, source[at - 2].trim()],
     ],
   )
   t.assert.match(ticks.lines[0].text, /JSON\.stringify/)

@@ -63,7 +63,10 @@ test('loadSpec refuses a background without exactly one pace, a latency metric w
     /busyShare must be between 0 and 1/,
   )
   t.assert.throws(() => ex.loadSpec({ ...base, load: { path: '/' } }), /a latency metric \(p99\) needs load\.rate/)
-  t.assert.throws(() => ex.loadSpec({ ...base, metric: 'p95' }), /metric must be reqPerSec, p50 or p99/)
+  t.assert.throws(
+    () => ex.loadSpec({ ...base, metric: 'p95' }),
+    /metric must be reqPerSec, p50, p99 or heapGrowth, not "p95"/,
+  )
   t.assert.strictEqual(ex.loadSpec({ ...base, background: { path: '/e', busyShare: 0.5 } }).background.busyShare, 0.5)
   t.assert.strictEqual(ex.loadSpec('02-unblock').background.busyShare, 0.5)
 })

@@ -112,9 +112,10 @@ export function foldFlame(
   const out: FlameRect[] = [];
   let foldedFrames = 0;
   let cut = 0;
+  const size = (n: FoldNode): number => 1 + n.children.reduce((a, c) => a + size(c), 0);
   const place = (n: FoldNode, depth: number): void => {
     if (depth >= maxDepth) {
-      cut++;
+      cut += size(n);
       return;
     }
     const links = [n];
@@ -122,8 +123,12 @@ export function foldFlame(
     if (links.length > chain + 1) {
       const [first, last] = [links[0], links[links.length - 1]];
       const hidden = links.slice(1, -1);
-      foldedFrames += hidden.length;
       out.push({ ...first.rect, depth });
+      if (depth + 1 >= maxDepth) {
+        cut += size(first) - 1;
+        return;
+      }
+      foldedFrames += hidden.length;
       const names = [...new Set(hidden.map((h) => h.rect.name))].slice(0, 3).join(", ");
       out.push({
         ...hidden[0].rect,
@@ -139,13 +144,17 @@ export function foldFlame(
     placeOwn(n, depth);
   };
   const placeOwn = (n: FoldNode, depth: number): void => {
+    if (depth >= maxDepth) {
+      cut += size(n);
+      return;
+    }
     out.push({ ...n.rect, depth });
     for (const c of n.children) place(c, depth + 1);
   };
   for (const root of toTree(data.rects.filter((r) => r.x1 - r.x0 >= minWidth))) place(root, 0);
   const deepest = Math.max(0, ...data.rects.map((r) => r.depth + 1));
   const depth = Math.max(1, ...out.map((r) => r.depth + 1));
-  const parts = [`frames narrower than ${pct(minWidth)} of the width left out`];
+  const parts = [`frames narrower than ${pct(minWidth, minWidth < 0.01 ? 1 : 0)} of the width left out`];
   if (foldedFrames) parts.push(`${foldedFrames} frames of call chains folded into "⋯" boxes`);
   if (cut) parts.push(`${cut} frames below level ${maxDepth} cut`);
   if (deepest > depth) parts.push(`${depth} levels drawn of ${deepest}`);

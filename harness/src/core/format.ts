@@ -1,6 +1,7 @@
 /** Numbers as prose and tables write them: one formatter per kind of figure. */
 
-/** A number for prose: 12,345 · 123 · 12.3 · 1.23 · 7 (integers stay whole). Non-finite values as "n/a". */
+/** A number for prose: 12,345 · 123 · 12.3 · 1.23 · 0.0042 · 7 (integers stay whole; below 1, three
+ * significant digits at most). Non-finite values as "n/a". */
 export function fmt(v: number): string {
   if (!Number.isFinite(v)) return "n/a";
   if (Number.isInteger(v)) return v.toLocaleString("en-US");
@@ -8,7 +9,9 @@ export function fmt(v: number): string {
   if (a >= 1000) return Math.round(v).toLocaleString("en-US");
   if (a >= 100) return v.toFixed(0);
   if (a >= 10) return v.toFixed(1);
-  return v.toFixed(2);
+  if (a >= 1) return v.toFixed(2);
+  // Below 1: up to three significant digits, trailing zeros dropped (0.5, 0.0042, 0.123).
+  return v.toLocaleString("en-US", { maximumSignificantDigits: 3 });
 }
 
 /** A share (0..1) as a percentage: pct(0.123) = "12 %", pct(0.123, 1) = "12.3 %". */

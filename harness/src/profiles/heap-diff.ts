@@ -25,9 +25,6 @@ export interface HeapDiff {
 const signature = (path: RetainerStep[]) =>
   path.map((s) => `${s.holder}|${s.edgeType === "property" || s.edgeType === "context" ? s.edge : ""}`).join(">");
 
-/** A chain that only a stack or a handle scope holds is a value in use right now (an answer being sent), not what grows. */
-const transient = (path: RetainerStep[]) => path.some((s) => /Stack roots|Handle scope/.test(s.holder));
-
 export function diffSnapshots(beforeFile: string, afterFile: string, samples = 24): HeapDiff {
   const before = readHeapSnapshot(beforeFile);
   const after = readHeapSnapshot(afterFile);
@@ -39,7 +36,7 @@ export function diffSnapshots(beforeFile: string, afterFile: string, samples = 2
       .filter((_, i) => i % step === 0)
       .slice(0, samples)
       .map((n) => retainerPath(after, n))
-      .filter((p) => p.length > 0 && !transient(p));
+      .filter((p) => p.length > 0); // none: held by a stack or handle scope only, in use, not kept
     if (paths.length === 0) continue;
     const bySignature = new Map<string, RetainerStep[][]>();
     for (const p of paths) bySignature.set(signature(p), [...(bySignature.get(signature(p)) ?? []), p]);

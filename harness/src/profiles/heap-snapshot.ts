@@ -34,13 +34,36 @@ export interface HeapSnapshot {
 
 /** Parse a .heapsnapshot file into flat typed arrays. */
 export function readHeapSnapshot(file: string): HeapSnapshot {
-  let raw: { snapshot: { meta: Meta; node_count: number }; nodes: number[]; edges: number[]; strings: string[] };
+  type Raw = { snapshot?: { meta?: Meta; node_count: number }; nodes: number[]; edges: number[]; strings: string[] };
+  const hint =
+    "a heap snapshot is the .heapsnapshot file V8 writes (v8.writeHeapSnapshot, or the probe's heap-snapshot)";
+  let text: string;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new WorkbookError("WB_NO_REPORT", `not a heap snapshot: ${file} (${(e as Error).message})`);
+    throw new WorkbookError("WB_NO_REPORT", `cannot read the heap snapshot ${file}: ${(e as Error).message}`, { hint });
   }
-  const meta = raw.snapshot.meta;
+  let raw: Raw;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new WorkbookError(
+      "WB_NO_REPORT",
+      `not a heap snapshot (not JSON, or cut short): ${file} (${(e as Error).message})`,
+      {
+        hint,
+      },
+    );
+  }
+  const meta = raw?.snapshot?.meta;
+  if (!meta?.node_fields || !meta.edge_fields || !Array.isArray(raw.nodes) || !Array.isArray(raw.edges))
+    throw new WorkbookError(
+      "WB_NO_REPORT",
+      `not a heap snapshot (JSON without snapshot.meta, nodes and edges): ${file}`,
+      {
+        hint,
+      },
+    );
   const nf = meta.node_fields.length;
   const ef = meta.edge_fields.length;
   const [nType, nName, nId, nSize, nEdges] = ["type", "name", "id", "self_size", "edge_count"].map((f) =>
@@ -179,8 +202,14 @@ export function retainerIndex(s: HeapSnapshot): RetainerIndex {
   return { first, from, edge };
 }
 
+/** GC roots that hold what is in use this instant (a request being answered, a function being compiled), not what is kept. */
+const TRANSIENT_ROOT = /^\((Stack roots|Handle scope)\)$/;
+
+/** The shortest chain of references from a GC root (not a transient one) to `target`, root first; [] when none within `maxDepth`. */
 export function retainerPath(s: HeapSnapshot, target: number, index = retainerIndex(s), maxDepth = 40): RetainerStep[] {
-  // Node 0 is the synthetic root; its children are the GC roots.
+  // Node 0 is the synthetic root; its children are the GC roots. The transient ones are never
+  // walked through: an object a stack also holds is reported by the variable that keeps it.
+  const transient = (i: number) => s.types[s.type[i]] === "synthetic" && TRANSIENT_ROOT.test(s.strings[s.name[i]]);
   const via = new Map<number, { from: number; edge: number }>([[target, { from: -1, edge: -1 }]]);
   let frontier = [target];
   for (let depth = 0; depth < maxDepth && frontier.length && !via.has(0); depth++) {
@@ -188,7 +217,7 @@ export function retainerPath(s: HeapSnapshot, target: number, index = retainerIn
     for (const node of frontier) {
       for (let k = index.first[node]; k < index.first[node + 1]; k++) {
         const from = index.from[k];
-        if (via.has(from)) continue;
+        if (via.has(from) || transient(from)) continue;
         via.set(from, { from: node, edge: index.edge[k] });
         next.push(from);
       }

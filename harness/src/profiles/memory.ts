@@ -68,7 +68,8 @@ export interface GcSummary {
   /** All the pauses together, ms. */
   totalMs: number;
   /** GC time per answered request, µs: the share of time in GC over the median req/s. Unlike the share,
-   * it does not grow with the load: an app that allocates little per request stays low at any speed. */
+   * it does not grow with the load: an app that allocates little per request stays low at any speed.
+   * NaN when the load got no answer. */
   perRequestUs: number;
 }
 
@@ -100,7 +101,7 @@ export function gcSummary(gcMs: number, count: number, wallMs: number, reqPerSec
     share,
     perSecond: wallMs ? (count * 1000) / wallMs : 0,
     totalMs: gcMs,
-    perRequestUs: reqPerSec ? (share * 1e6) / reqPerSec : 0,
+    perRequestUs: reqPerSec > 0 ? (share * 1e6) / reqPerSec : NaN, // no answers: no figure per answer
   };
 }
 

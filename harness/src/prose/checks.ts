@@ -32,15 +32,16 @@ export class Checklist {
     return this.expect(value < limit, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}`);
   }
 
-  /** Every load answered without errors or timeouts, and with 2xx (or an allowed status) only. */
+  /** Every load answered without errors or timeouts, and with 2xx (or an allowed status) only; no loads at all fails. */
   clean(loads: Iterable<Outcome & { label: string }>, allowed: number[] = []): this {
-    let n = 0;
-    for (const l of loads) {
-      n++;
+    const all = [...loads];
+    if (!all.length) return this.expect(false, "loads answered cleanly: no load was given to check");
+    const bad = all.flatMap((l) => {
       const found = outcomeProblems(l, new Set(allowed));
-      if (found.length) this.failed.push(`${l.label}: ${found.join("; ")}`);
-    }
-    this.passed.push(`${plural(n, "load")} answered without errors, timeouts or unexpected statuses`);
+      return found.length ? [`${l.label}: ${found.join("; ")}`] : [];
+    });
+    if (bad.length) this.failed.push(...bad);
+    else this.passed.push(`${plural(all.length, "load")} answered without errors, timeouts or unexpected statuses`);
     return this;
   }
 

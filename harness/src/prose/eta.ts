@@ -15,7 +15,7 @@ export interface EtaPlan {
   extra?: number;
 }
 
-/** The seconds a plan of loads takes: targets x (warm-up + rounds x duration), plus a second of overhead per run, plus extra. */
+/** The seconds a plan of loads takes: targets x (warm-up + rounds x duration), plus 0.3 s of start and stop per run, plus extra. */
 export function etaSeconds(plan: EtaPlan = {}): number {
   const s = settings();
   const targets = plan.targets ?? 1;

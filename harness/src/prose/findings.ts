@@ -52,6 +52,8 @@ export function ceilingText(server: string, ceiling: string, fraction: Spread): 
   const range = `rounds ${pct(fraction.min)}–${pct(fraction.max)}`;
   if (fraction.min > 1)
     return `${server} ran above ${ceiling} in every round (${range}): check that the two still do the same work.`;
+  if (fraction.median > 1.1)
+    return `${server} reached **${pct(fraction.median)}** of ${ceiling}, above it (${range}): check that the two still do the same work.`;
   if (fraction.median >= 0.9)
     return `${server} reached **${pct(fraction.median)}** of ${ceiling}: within 10 % (${range}).`;
   return `${server} reached **${pct(fraction.median)}** of ${ceiling}: ${pct(1 - fraction.median)} short (${range}).`;
@@ -68,6 +70,8 @@ export function countText(k: number, n: number, what: string): string {
  */
 export function blockShareText(eluWith: number, eluWithout: number): string {
   const share = eluWith - eluWithout;
+  if (share <= 0)
+    return `The loop was busy ${pct(eluWith)} of the time (ELU, read inside the app), against ${pct(eluWithout)} without the blocks: no more with them, so the blocks were too short or too rare to measure here.`;
   const head = `The loop was busy ${pct(eluWith)} of the time (ELU, read inside the app), against ${pct(eluWithout)} without the blocks: they took about ${pct(share)} of it`;
   if (share < 0.5)
     return `${head}, less than half, so most cheap requests never meet a block: the blocks decide p90 and p99 far more than the median.`;
