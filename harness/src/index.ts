@@ -102,3 +102,14 @@ export { heapProfile } from "./profiles/heap-profile";
 export type { HeapProfileResult } from "./profiles/heap-profile";
 export { memoryChart } from "./charts/memory";
 export { measureScript } from "./experiments/script";
+// micro-benchmarks (notebook 05): charts/micro.ts, experiments/microbench.ts, v8-view.ts, request-share.ts, prose/micro.ts
+export { opsBars } from "./charts/micro";
+export type { OpsRow } from "./charts/micro";
+export { microbench, microTask, microGain } from "./experiments/microbench";
+export type { MicrobenchOptions, MicrobenchResult, MicroTask, MicroGain } from "./experiments/microbench";
+export { v8View } from "./experiments/v8-view";
+export type { V8View, V8ViewOptions, ShapesReport, Deopt } from "./experiments/v8-view";
+export { predictGain, gainCeiling, frameShare } from "./experiments/request-share";
+export type { GainPart } from "./experiments/request-share";
+export { microGainText, lieText, requestLessonText } from "./prose/micro";
+export type { RequestLesson } from "./prose/micro";

@@ -59,11 +59,17 @@ EXPECTED = {
     ("wrong-answers", "02-unblock"): ("fail", r"first GET /report\?user=ada: body differs at character \d+"),
     ("wrong-answers", "03-faster-framework"): ("fail", r'first GET /json: content-type "application/json", expected "application/json; charset=utf-8"'),
     ("wrong-answers", "04-hot-path"): ("fail", r"first GET /products\?tag=nosuchtag: status 404, expected 200"),
-    ("wrong-folder", "hot-path"): ("skipped", r"a folder that is not an exercise \(expected 01-etag/, 02-unblock/, 03-faster-framework/, 04-hot-path/\); not graded"),
+    ("wrong-folder", "hot-path"): ("skipped", r"a folder that is not an exercise \(expected 01-etag/, 02-unblock/, 03-faster-framework/, 04-hot-path/, .*06-serialise/\); not graded"),
     ("wrong-folder", "01-etag"): ("missing", r"not handed in: no 01-etag/ folder in wrong-folder/"),
     ("wrong-folder", "02-unblock"): ("missing", r"not handed in"),
     ("wrong-folder", "03-faster-framework"): ("missing", r"not handed in"),
     ("wrong-folder", "04-hot-path"): ("missing", r"not handed in"),
+    # 06-serialise: only the solver and the still-slow learner hand it in.
+    ("solver", "06-serialise"): ("pass", r"All 7 answers match"),
+    ("still-slow", "06-serialise"): ("fail", r"x; the exercise asks for at least 2x\. All 7 answers match"),
+    **{(learner, "06-serialise"): ("missing", r"not handed in: no 06-serialise/ folder")
+       for learner in ("answers-500", "crashes-at-start", "crashes-on-request", "never-listens", "no-app",
+                       "syntax-error", "wrong-answers", "wrong-folder")},
 }
 CHECKED = sum(result in ("pass", "fail") for result, _ in EXPECTED.values())
 PASSED = sum(result == "pass" for result, _ in EXPECTED.values())
@@ -133,6 +139,8 @@ def test_measured_rows_carry_their_ratio_and_the_others_none(graded):
     assert float(got[("solver", "02-unblock")]["ratio"]) >= 3
     assert float(got[("still-slow", "02-unblock")]["ratio"]) < 3
     assert got[("syntax-error", "04-hot-path")]["ratio"] == ""
+    assert float(got[("solver", "06-serialise")]["ratio"]) >= 2
+    assert float(got[("still-slow", "06-serialise")]["ratio"]) < 2
 
 
 def test_no_learner_file_is_modified(graded):
@@ -144,7 +152,7 @@ def test_the_html_report_shows_every_row(graded):
     assert html.count("<tr class=") == len(EXPECTED)
     missing = sum(result == "missing" for result, _ in EXPECTED.values())
     skipped = sum(result == "skipped" for result, _ in EXPECTED.values())
-    assert (PASSED, CHECKED, missing, skipped) == (3, 30, 10, 2)
+    assert (PASSED, CHECKED, missing, skipped) == (4, 32, 18, 2)
     assert f"{PASSED} of {CHECKED} checks passed; {missing} not handed in; {skipped} entries not graded" in html
     assert "<b>01-etag</b>: req/s on /seed/v1, the learner&#x27;s app over the fixed server (apps/etag-fixed)&#x27;s" in html
     assert "<b>02-unblock</b>: how many times lower /cheap&#x27;s p99 latency was than the starting point&#x27;s" in html

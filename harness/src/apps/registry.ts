@@ -50,6 +50,9 @@ export const apps: readonly AppEntry[] = [
   app("memory-bounded", "memory-leak with the audit bounded by an LRU cache (last 100)", "/reviews?product=7"),
   // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
   ...frameworks.map((f) => app(`frameworks/${f.name}`, `${f.title}: /hello, /json, /blog`, "/hello", f.entry)),
+  // Notebook 05: a shop API before and after two serialisation micro-wins (apps/lib/shop-work.js).
+  app("shop-before", "JSON.stringify and a sha512 etag per answer", "/stock/1"),
+  app("shop-after", "a fast-json-stringify serialiser and a CRC-32 etag per answer", "/stock/1"),
 ];
 
 export interface ResolvedApp {

@@ -1,0 +1,181 @@
+'use strict'
+// Notebook 05's harness: micro-benchmarks in a child process (apps/micro/lib/bench.js), V8's own view
+// (natives syntax, --trace-deopt), the request-level prediction, and the sentences chosen from a run.
+const { test } = require('node:test')
+const h = require('@workbook/harness')
+const { internal } = require('./helpers')
+const { catalogue, page, route } = require('../../apps/lib/shop')
+const work = require('../../apps/lib/shop-work')
+
+const FAST = { timeMs: 40, warmupMs: 10 }
+
+test('microbench: every task with ops/s and a margin; a dropped result runs faster; constants are flagged', async (t) => {
+  const r = await h.microbench('micro/lies.js', FAST)
+  t.assert.strictEqual(r.file, 'micro/lies.js')
+  t.assert.match(r.runtime, /^Node /)
+  t.assert.ok(r.floorNs > 0 && r.tasks.length === 4, JSON.stringify(r))
+  for (const task of r.tasks) t.assert.ok(task.opsPerSec > 0 && task.rme >= 0 && task.samples > 0, task.name)
+  const kept = h.microTask(r, 'build an object, result kept')
+  const dropped = h.microTask(r, 'build an object, result dropped')
+  t.assert.ok(kept.sunk && !dropped.sunk)
+  t.assert.ok(kept.meanNs > dropped.meanNs * 2, `kept ${kept.meanNs} ns, dropped ${dropped.meanNs} ns`)
+  t.assert.ok(h.microTask(r, 'Math.pow of constants, kept').suspect)
+  t.assert.ok(!h.microTask(r, 'Math.pow of the input, kept').suspect)
+})
+
+test('microbench fails with the script stderr, and past its time limit', async (t) => {
+  // osgood.js needs --allow-natives-syntax for V8's private symbols.
+  await t.assert.rejects(h.microbench('micro/osgood.js', FAST), (err) => {
+    t.assert.strictEqual(err.code, 'WB_NO_REPORT')
+    t.assert.match(err.message, /microbench\(micro\/osgood\.js\) failed[\s\S]*SyntaxError/)
+    return true
+  })
+  await t.assert.rejects(
+    h.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
+    /did not finish within 300 ms/,
+  )
+  await t.assert.rejects(h.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
+})
+
+test('microTask names the tasks it has; microGain gives the ratio and the range the margins allow', (t) => {
+  const task = (name, opsPerSec, rme) => ({ name, opsPerSec, rme, meanNs: 1e9 / opsPerSec })
+  const r = { file: 'micro/x.js', tasks: [task('a', 300, 10), task('b', 100, 10)] }
+  t.assert.throws(() => h.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
+  const g = h.microGain(r, 'a', 'b')
+  t.assert.strictEqual(g.ratio, 3)
+  t.assert.ok(Math.abs(g.low - 270 / 110) < 1e-9 && Math.abs(g.high - 330 / 90) < 1e-9, JSON.stringify(g))
+  t.assert.match(h.microGainText(g), /^a ran \*\*3\.00x\*\* as many operations a second as b \(.*2\.45x–3\.67x\)/)
+  t.assert.match(
+    h.microGainText(h.microGain(r, 'b', 'a')),
+    /b was the slower one here: a ran \*\*3\.00x\*\*.*2\.45x–3\.67x/,
+  )
+})
+
+test("v8View: V8's inline caches, tiers and a wrong-map deopt, from apps/micro/shapes-v8.js", async (t) => {
+  const v = await h.v8View('micro/shapes-v8.js')
+  const sites = Object.fromEntries(v.report.sites.map((s) => [s.site, s]))
+  t.assert.strictEqual(sites.readOneShape.inlineCache, 'MONOMORPHIC')
+  t.assert.strictEqual(sites.readTwoShapes.inlineCache, 'POLYMORPHIC')
+  t.assert.strictEqual(sites.readSixShapes.inlineCache, 'MEGAMORPHIC')
+  t.assert.match(sites.readOneShape.tier, /TurboFan/)
+  t.assert.match(sites.readThenNewShape.after.tier, /Ignition/)
+  const deleted = v.report.objects.find((o) => o.builtBy.includes('deleted'))
+  t.assert.strictEqual(deleted.fastProperties, false)
+  t.assert.ok(
+    v.deopts.some((d) => d.fn === 'readThenNewShape' && d.reason === 'wrong map'),
+    JSON.stringify(v.deopts),
+  )
+})
+
+test('deoptLines reads --trace-deopt lines, named and anonymous', (t) => {
+  const { deoptLines } = internal('experiments/v8-view')
+  const out = [
+    'hello',
+    '[bailout (kind: deopt-eager, reason: wrong map): begin. deoptimizing 0x1 <JSFunction readX (sfi = 0x2)>, 0x3 <Code TURBOFAN_JS>, opt id 7',
+    '[bailout (kind: deopt-eager, reason: prepare for on stack replacement (OSR)): begin. deoptimizing 0x1 <JSFunction (sfi = 0x2)>, 0x3 <Code MAGLEV>, opt id 2',
+  ].join('\n')
+  const d = deoptLines(out)
+  t.assert.deepStrictEqual(
+    d.map(({ fn, kind, reason, code }) => [fn, kind, reason, code]),
+    [
+      ['readX', 'deopt-eager', 'wrong map', 'TURBOFAN_JS'],
+      ['(anonymous)', 'deopt-eager', 'prepare for on stack replacement (OSR)', 'MAGLEV'],
+    ],
+  )
+})
+
+test("predictGain is Amdahl's law; gainCeiling the gain if the parts were free; frameShare reads a profile", (t) => {
+  t.assert.strictEqual(h.predictGain([{ what: 'x', share: 0.5, gain: 2 }]), 1 / 0.75)
+  const two = [
+    { what: 'a', share: 0.4, gain: 2 },
+    { what: 'b', share: 0.1, gain: 10 },
+  ]
+  t.assert.ok(Math.abs(h.predictGain(two) - 1 / (1 - 0.2 - 0.09)) < 1e-12)
+  t.assert.ok(Math.abs(h.gainCeiling(two) - 2) < 1e-12)
+  t.assert.strictEqual(h.predictGain([]), 1)
+  const frame = (id, name, url, children = []) => ({
+    id,
+    callFrame: { functionName: name, url, lineNumber: 1, columnNumber: 0 },
+    children,
+  })
+  const file = `file://${require('node:path').join(__dirname, '..', '..', 'apps', 'lib', 'shop-work.js')}`
+  const flame = h.cpuFlame({
+    nodes: [
+      frame(1, '(root)', '', [2, 4]),
+      frame(2, 'jsonBody', file, [3]),
+      frame(3, 'stringify', ''),
+      frame(4, 'handler', 'file:///srv/app.js'),
+    ],
+    startTime: 0,
+    endTime: 4,
+    samples: [2, 3, 3, 4],
+    timeDeltas: [1, 1, 1, 1],
+  })
+  t.assert.strictEqual(h.frameShare(flame, { name: 'jsonBody', file: 'lib/shop-work.js' }), 0.75)
+  t.assert.strictEqual(h.frameShare(flame, { name: 'sha512Etag' }), 0)
+})
+
+test('lieText: the JIT removed the work, or it did not', (t) => {
+  const task = (meanNs) => ({ meanNs })
+  t.assert.match(h.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
+  t.assert.match(h.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
+})
+
+test('requestLessonText chooses the conclusion from the measured gain, and says how the prediction did', (t) => {
+  const spread = (median, min, max) => ({ median, min, max, runs: [min, median, max] })
+  const adv = (ratio) => ({ ratio, decidedOn: 'reqPerSec', reading: 'measured', reqPerSec: ratio, cpuPerRequest: null })
+  const small = [
+    { what: 'the serialiser', share: 0.01, gain: 2 },
+    { what: 'the etag', share: 0.06, gain: 7 },
+  ]
+  const few = h.requestLessonText({ route: 'GET /stock/42', parts: small, measured: adv(spread(1.04, 0.98, 1.09)) })
+  t.assert.match(
+    few,
+    /^\*\*GET \/stock\/42\*\*: the serialiser 1 % of the busy CPU, 2\.00x faster on its own; the etag 6 %/,
+  )
+  t.assert.match(few, /Predicted: \*\*1\.06x\*\*; measured by requests per second: \*\*1\.04x \(median of 3 rounds/)
+  t.assert.match(few, /Only a few percent under load, if anything:\*\* the optimised code was only 7 %.*at most 1\.08x/)
+  t.assert.match(few, /The prediction falls within the measured range\./)
+  const big = [{ what: 'the serialiser', share: 0.5, gain: 2 }]
+  const shows = h.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.9, 1.8, 2)) })
+  t.assert.match(shows, /It shows under load:\*\* the optimised code was 50 %/)
+  t.assert.match(shows, /The prediction is 30 % below the measured median/)
+  const noisy = h.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.35, 0.94, 1.63)) })
+  t.assert.match(noisy, /Not clear under load:\*\* the median says 1\.35x, but at least one round saw no gain/)
+  const close = h.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.4, 1.38, 1.39)) })
+  t.assert.match(close, /within 10 % of the measured median/)
+  const none = h.requestLessonText({ route: 'GET /p', parts: big, measured: { ...adv(null) } })
+  t.assert.match(none, /no round in common/)
+})
+
+test('opsBars draws bars with error bars and marks a suspect task', (t) => {
+  const chart = h.opsBars(
+    [
+      { name: 'kept', opsPerSec: 5e7, rme: 2 },
+      { name: 'dropped', opsPerSec: 2e9, rme: 1, suspect: true },
+    ],
+    { title: 'lies' },
+  )
+  t.assert.match(chart.svg, /<svg/)
+  t.assert.match(chart.svg, /suspect/)
+  t.assert.match(chart.text, /dropped\s+2000000000\s+1\s+yes/)
+})
+
+test('the shop apps: the schema serialiser writes the very bytes JSON.stringify does, on every answer', (t) => {
+  const urls = [
+    ...catalogue.map((p) => `/products/${p.id}`),
+    ...catalogue.map((p) => `/stock/${p.id}`),
+    ...Array.from({ length: 40 }, (_, n) => `/products?page=${n + 1}`),
+  ]
+  for (const url of urls) {
+    const found = route(url)
+    t.assert.ok(found, url)
+    const body = work.jsonBody(found)
+    t.assert.strictEqual(work.schemaBody(found), body, url)
+    t.assert.notStrictEqual(work.sha512Etag(body), work.crc32Etag(body))
+  }
+  for (const url of ['/products/0', '/products/1001', '/stock/x', '/products?page=41', '/', '/products?page=1.5']) {
+    t.assert.strictEqual(route(url), null, url)
+  }
+  t.assert.strictEqual(page(1).items.length, 25)
+})
