@@ -64,7 +64,8 @@ const TIMES = { quick: { timeMs: 150, warmupMs: 50 }, full: { timeMs: 1000, warm
  * with its stderr.
  */
 export async function microbench(file: string, opts: MicrobenchOptions = {}): Promise<MicrobenchResult> {
-  const times = { ...TIMES[settings().name], ...opts };
+  const byProfile = TIMES[settings().name];
+  const times = { timeMs: opts.timeMs ?? byProfile.timeMs, warmupMs: opts.warmupMs ?? byProfile.warmupMs };
   for (const k of ["timeMs", "warmupMs"] as const) {
     if (!(times[k] > 0)) throw badOption("microbench", `${k} must be > 0, got ${times[k]}`);
   }

@@ -93,7 +93,7 @@ function predictionText(predicted: number, r: NonNullable<Advantage["ratio"]>): 
   if (Math.abs(off) <= 0.1) return `The prediction is within 10 % of the measured median (${pct(off)}).`;
   return (
     `The prediction is ${pct(Math.abs(off))} ${off > 0 ? "above" : "below"} the measured median: shares read from ` +
-    "one profile of the main thread leave out what the changes did elsewhere (garbage collection, the kernel's " +
-    "time to send the bodies), and a busy machine moves both figures."
+    "one profile of the main thread, and micro-gains timed on their own, leave out what the changes did to the " +
+    "rest of the request (garbage collection, writing the body to the socket), and a busy machine moves both figures."
   );
 }
