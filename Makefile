@@ -42,7 +42,7 @@ help:
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
-	@echo "make bench-harness   measure the harness itself: one app, 5 runs, median and spread"
+	@echo "make bench-harness   measure the harness's method: two apps pinned and unpinned, in rounds (BENCH_ARGS=--chart f.png)"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"
@@ -125,8 +125,10 @@ grade: setup
 execute: setup
 	$(PY) scripts/execute.py notebooks build/executed
 
+# e.g. BENCH_ARGS="--rounds 10 --chart docs/method.png"
+BENCH_ARGS ?=
 bench-harness: setup
-	$(NODE) scripts/bench-harness.js
+	$(NODE) scripts/bench-harness.js $(BENCH_ARGS)
 
 clean:
 	rm -rf build results

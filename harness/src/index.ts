@@ -1,48 +1,46 @@
 /**
  * @workbook/harness: the measurement harness of the Node Performance Workbook, as notebooks, scripts
  * and samples use it. Every name below is documented in harness/README.md and used somewhere outside
- * the harness (tests/unit/api.test.js checks both). Grading lives in its own entry point,
+ * the harness (tests/unit/architecture.test.js checks both). Grading lives in its own entry point,
  * @workbook/harness/exercises. The folders, lowest first (each imports only from those before it):
  * core, charts, apps, load, profiles, experiments, published, prose.
  */
 
 // core/: settings, paths, the machine, statistics, formatting, errors, results
-export { AppStartError, LoadTestError, WorkbookError } from "./core/errors";
+export { WorkbookError } from "./core/errors";
 export type { ErrorCode } from "./core/errors";
-export { describeMachine, fingerprint } from "./core/fingerprint";
+export { describeMachine } from "./core/fingerprint";
 export type { Fingerprint } from "./core/fingerprint";
-export { fmt, pct, plural, times } from "./core/format";
-export { loopbackUrl } from "./core/loopback";
+export { fmt, pct, times } from "./core/format";
 export { appsDir, repoRoot, resultsDir } from "./core/paths";
 export { pinning } from "./core/pinning";
 export type { Pinning } from "./core/pinning";
 export { loadResults, saveResults } from "./core/results";
 export { SATURATION_CPU_PERCENT, settings } from "./core/settings";
 export type { Settings } from "./core/settings";
-export { median, percentile, round, slope, spread } from "./core/stats";
+export { spread } from "./core/stats";
 export type { Spread } from "./core/stats";
 
 // charts/: the only folder that draws (Observable Plot, rendered to SVG + PNG + text)
 export { barsWithSpread, groupedBars, percentileBars } from "./charts/bars";
 export type { GroupedRow, PercentileBarRow, SpreadRow } from "./charts/bars";
-export { markdown, newOutput } from "./charts/display";
+export { markdown } from "./charts/display";
 export type { Output } from "./charts/display";
 export { flameChart, hotTable } from "./charts/flame-chart";
 export type { FlameData, HotFrame } from "./charts/flame-chart";
 export { lines } from "./charts/lines";
 export type { SeriesPoint } from "./charts/lines";
 export { perSecond } from "./charts/per-second";
-export { beside, show, stack } from "./charts/plot";
+export { show, stack } from "./charts/plot";
 export type { Chart, ChartMeta } from "./charts/plot";
 export { markdownTable, textTable } from "./charts/tables";
 
 // apps/: starting, watching and stopping servers, and the registries of apps, frameworks and runtimes
-export { checkRoutes, DEFAULT_CHECKS, validateChecks } from "./apps/conformance";
+export { validateChecks } from "./apps/conformance";
 export type { ConformanceResult, RouteCheck } from "./apps/conformance";
 export { frameworkByName, frameworks, frameworkVersion, payloadSizes, validateRequestBody } from "./apps/frameworks";
 export type { FrameworkEntry } from "./apps/frameworks";
 export { running, stopAll } from "./apps/lifecycle";
-export { apps } from "./apps/registry";
 export type { AppRef } from "./apps/registry";
 export { runtimes } from "./apps/runtimes";
 export type { RuntimeEntry } from "./apps/runtimes";
@@ -52,10 +50,10 @@ export type { AppHandle, StartOptions } from "./apps/start";
 // load/: every number measured under load
 export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
 export type { ContentionResult, ContentionTotals } from "./load/contention";
-export { freshLoad, stepFigures } from "./load/fresh";
-export type { FreshLoadResult, StepFigures } from "./load/fresh";
-export { blockedStretches, loopMetrics, loopSeries } from "./load/loop-metrics";
-export { pacedFailure, pacedLoad } from "./load/paced";
+export { freshLoad } from "./load/fresh";
+export type { FreshLoadResult } from "./load/fresh";
+export { blockedStretches, loopMetrics } from "./load/loop-metrics";
+export { pacedLoad } from "./load/paced";
 export type { PacedResult } from "./load/paced";
 export { interleavedLoads, roundRatios, advantage } from "./load/rounds";
 export type { InterleavedRun, InterleaveTarget, RatioMetric, Advantage, RatioReading } from "./load/rounds";
@@ -70,8 +68,6 @@ export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export type { DoctorResult } from "./profiles/clinic";
 export { cpuProfile } from "./profiles/cpu-profile";
 export type { CpuProfileResult } from "./profiles/cpu-profile";
-export { doctorSampling } from "./profiles/doctor";
-export { cpuFlame, heapFlame } from "./profiles/flame";
 export { calleesOf, fileShare, selfTicksByLine } from "./profiles/profile-detail";
 
 // experiments/: in-process experiments and timings outside a server
@@ -85,7 +81,7 @@ export { published2022, publishedFastifyBenchmarks, publishedRatios, publishedTa
 
 // prose/: sentences and tables that depend on the run, predictions, the code under test, time estimates
 export { showCode, showDiff } from "./prose/code";
-export { spreadText, ratioText, readingText, advantageText, saturationText, durationText } from "./prose/describe";
+export { spreadText, advantageText, saturationText } from "./prose/describe";
 export { eta } from "./prose/eta";
 export { slowdownText, doctorText, ceilingText, blockShareText, scheduleText, retainerText } from "./prose/findings";
 export { predict, reveal } from "./prose/predict";

@@ -21,35 +21,41 @@ SUBMISSIONS = ROOT / "tests" / "fixtures" / "submissions"
 PY = sys.executable
 
 # (learner, exercise) -> (result, a pattern the message must match)
+# The measured checks cost half a minute each, so only 04-hot-path is graded both ways here (the
+# solver passes, the still-slow learner fails on speed); every exercise's check is run both ways on
+# its own notebook in test_notebooks_both_ways.py. The other learners fail before any load.
+EXERCISES = ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path", "05-leak", "06-serialise")
+HANDED_IN = {
+    "answers-500": ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path"),
+    "crashes-at-start": ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path"),
+    "crashes-on-request": ("01-etag", "02-unblock"),
+    "never-listens": ("04-hot-path",),
+    "no-app": ("04-hot-path",),
+    "solver": ("04-hot-path",),
+    "still-slow": ("04-hot-path",),
+    "syntax-error": ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path"),
+    "wrong-answers": ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path"),
+    "wrong-folder": (),
+}
+
+# (learner, exercise) -> (result, a pattern the message must match)
 EXPECTED = {
+    **{(learner, exercise): ("missing", rf"not handed in: no {exercise}/ folder in {learner}/")
+       for learner, handed in HANDED_IN.items() for exercise in EXERCISES if exercise not in handed},
     ("ada.zip", ""): ("skipped", r"a file, not a learner's folder: SUBMISSIONS holds one folder per learner \(unpack ada\.zip into a folder\?\); not graded"),
     ("answers-500", "01-etag"): ("fail", r"Your app started but answered 500 to GET /seed/v1: ReferenceError: timestmap is not defined \(app/server\.js:\d+\)"),
     ("answers-500", "02-unblock"): ("fail", r"Your app started but answered 500 to GET /cheap: ReferenceError: CHEEP is not defined \(app/server\.js:\d+\)"),
     ("answers-500", "03-faster-framework"): ("fail", r"answered 500 to GET /json: ReferenceError: greting is not defined"),
     ("answers-500", "04-hot-path"): ("fail", r"answered 500 to GET /products\?tag=red: ReferenceError: byTags is not defined \(app/server\.js:\d+\)"),
-    ("crashes-at-start", "01-etag"): ("fail", r"exited before it listened \(code 1, .*Cannot find module 'restfy' \(app/server\.js:\d+\)"),
-    ("crashes-at-start", "02-unblock"): ("fail", r"exited before it listened \(code 1, .*No such built-in module: node:crypt \(app/server\.js:\d+\)"),
-    ("crashes-at-start", "03-faster-framework"): ("fail", r"exited before it listened \(code 1, .*Missing handler function .*\(app/server\.js:\d+\)"),
-    ("crashes-at-start", "04-hot-path"): ("fail", r"exited before it listened \(code 1, .*Cannot find module '\./catalog' \(app/server\.js:\d+\)"),
+    ("crashes-at-start", "01-etag"): ("fail", r"exited before it listened \(code 1\): .*Cannot find module 'restfy' \(app/server\.js:\d+\)"),
+    ("crashes-at-start", "02-unblock"): ("fail", r"exited before it listened \(code 1\): .*No such built-in module: node:crypt \(app/server\.js:\d+\)"),
+    ("crashes-at-start", "03-faster-framework"): ("fail", r"exited before it listened \(code 1\): .*Missing handler function .*\(app/server\.js:\d+\)"),
+    ("crashes-at-start", "04-hot-path"): ("fail", r"exited before it listened \(code 1\): .*Cannot find module '\./catalog' \(app/server\.js:\d+\)"),
     ("crashes-on-request", "01-etag"): ("fail", r"Your app crashed on its first request, GET /seed/v1: ReferenceError: timestmap is not defined \(app/server\.js:\d+\)\.$"),
     ("crashes-on-request", "02-unblock"): ("fail", r"Your app crashed on its first request, GET /cheap: ReferenceError: CHEEP is not defined \(app/server\.js:\d+\)\.$"),
-    ("crashes-on-request", "03-faster-framework"): ("missing", r"not handed in: no 03-faster-framework/ folder in crashes-on-request/"),
-    ("crashes-on-request", "04-hot-path"): ("missing", r"not handed in"),
-    ("never-listens", "01-etag"): ("fail", r"never reported listening \(waited 10000 ms\)"),
-    ("never-listens", "02-unblock"): ("fail", r"never reported listening \(waited 10000 ms\)"),
-    ("never-listens", "03-faster-framework"): ("fail", r"never reported listening \(waited 10000 ms\)"),
-    ("never-listens", "04-hot-path"): ("fail", r"never reported listening \(waited 10000 ms\)"),
-    ("no-app", "01-etag"): ("missing", r"not handed in: no 01-etag/ folder in no-app/"),
-    ("no-app", "02-unblock"): ("missing", r"not handed in"),
-    ("no-app", "03-faster-framework"): ("missing", r"not handed in"),
+    ("never-listens", "04-hot-path"): ("fail", r"Your app never listened \(waited 10000 ms\)"),
     ("no-app", "04-hot-path"): ("fail", r"no app files found in 04-hot-path/"),
-    ("solver", "01-etag"): ("pass", r"against the fixed server \(apps/etag-fixed\)'s .*All 4 answers match"),
-    ("solver", "02-unblock"): ("pass", r"p99 latency of .* while /report\?user=\{name\} was asked [\d.]+ times a second \(one request took the starting point [\d.]+ ms, timed by the check: busy 50 % of the time\).*All 6 answers match"),
-    ("solver", "03-faster-framework"): ("missing", r"not handed in"),
     ("solver", "04-hot-path"): ("pass", r"All 8 answers match"),
-    ("still-slow", "01-etag"): ("fail", r"against the fixed server \(apps/etag-fixed\)'s .*x; the exercise asks for at least 1\.3x\. All 4 answers match"),
-    ("still-slow", "02-unblock"): ("fail", r"x; the exercise asks for at least 3x\. All 6 answers match"),
-    ("still-slow", "03-faster-framework"): ("fail", r"x; the exercise asks for at least 2x\. All 4 answers match"),
     ("still-slow", "04-hot-path"): ("fail", r"x; the exercise asks for at least 3x\. All 8 answers match"),
     ("syntax-error", "01-etag"): ("fail", r"SyntaxError: Unexpected end of input \(app/server\.js:\d+\)"),
     ("syntax-error", "02-unblock"): ("fail", r"SyntaxError: Unexpected end of input \(app/server\.js:\d+\)"),
@@ -59,17 +65,7 @@ EXPECTED = {
     ("wrong-answers", "02-unblock"): ("fail", r"first GET /report\?user=ada: body differs at character \d+"),
     ("wrong-answers", "03-faster-framework"): ("fail", r'first GET /json: content-type "application/json", expected "application/json; charset=utf-8"'),
     ("wrong-answers", "04-hot-path"): ("fail", r"first GET /products\?tag=nosuchtag: status 404, expected 200"),
-    ("wrong-folder", "hot-path"): ("skipped", r"a folder that is not an exercise \(expected 01-etag/, 02-unblock/, 03-faster-framework/, 04-hot-path/, .*06-serialise/\); not graded"),
-    ("wrong-folder", "01-etag"): ("missing", r"not handed in: no 01-etag/ folder in wrong-folder/"),
-    ("wrong-folder", "02-unblock"): ("missing", r"not handed in"),
-    ("wrong-folder", "03-faster-framework"): ("missing", r"not handed in"),
-    ("wrong-folder", "04-hot-path"): ("missing", r"not handed in"),
-    # 06-serialise: only the solver and the still-slow learner hand it in.
-    ("solver", "06-serialise"): ("pass", r"All 7 answers match"),
-    ("still-slow", "06-serialise"): ("fail", r"x; the exercise asks for at least 2x\. All 7 answers match"),
-    **{(learner, "06-serialise"): ("missing", r"not handed in: no 06-serialise/ folder")
-       for learner in ("answers-500", "crashes-at-start", "crashes-on-request", "never-listens", "no-app",
-                       "syntax-error", "wrong-answers", "wrong-folder")},
+    ("wrong-folder", "hot-path"): ("skipped", r"a folder that is not an exercise \(expected 01-etag/, 02-unblock/, 03-faster-framework/, 04-hot-path/, 05-leak/, 06-serialise/\); not graded"),
 }
 CHECKED = sum(result in ("pass", "fail") for result, _ in EXPECTED.values())
 PASSED = sum(result == "pass" for result, _ in EXPECTED.values())
@@ -133,14 +129,8 @@ def test_measured_rows_carry_their_ratio_and_the_others_none(graded):
     got = {(r["learner"], r["exercise"]): r for r in graded["rows"]}
     assert float(got[("solver", "04-hot-path")]["ratio"]) >= 3
     assert float(got[("still-slow", "04-hot-path")]["ratio"]) < 3
-    assert float(got[("still-slow", "03-faster-framework")]["ratio"]) < 2
-    assert float(got[("solver", "01-etag")]["ratio"]) >= 1.3
-    assert float(got[("still-slow", "01-etag")]["ratio"]) < 1.3
-    assert float(got[("solver", "02-unblock")]["ratio"]) >= 3
-    assert float(got[("still-slow", "02-unblock")]["ratio"]) < 3
     assert got[("syntax-error", "04-hot-path")]["ratio"] == ""
-    assert float(got[("solver", "06-serialise")]["ratio"]) >= 2
-    assert float(got[("still-slow", "06-serialise")]["ratio"]) < 2
+    assert got[("never-listens", "04-hot-path")]["ratio"] == ""
 
 
 def test_no_learner_file_is_modified(graded):
@@ -152,7 +142,7 @@ def test_the_html_report_shows_every_row(graded):
     assert html.count("<tr class=") == len(EXPECTED)
     missing = sum(result == "missing" for result, _ in EXPECTED.values())
     skipped = sum(result == "skipped" for result, _ in EXPECTED.values())
-    assert (PASSED, CHECKED, missing, skipped) == (4, 32, 18, 2)
+    assert (PASSED, CHECKED, missing, skipped) == (1, 22, 38, 2)
     assert f"{PASSED} of {CHECKED} checks passed; {missing} not handed in; {skipped} entries not graded" in html
     assert "<b>01-etag</b>: req/s on /seed/v1, the learner&#x27;s app over the fixed server (apps/etag-fixed)&#x27;s" in html
     assert "<b>02-unblock</b>: how many times lower /cheap&#x27;s p99 latency was than the starting point&#x27;s" in html

@@ -5,9 +5,11 @@ const readline = require('node:readline')
 const path = require('node:path')
 const h = require('@workbook/harness')
 const { fixture, server, alive, waitUntil, freePort } = require('./helpers')
+const { startApp } = require('./helpers').internal('apps/start')
+const { AppStartError } = require('./helpers').internal('core/errors')
 
 test('startApp starts a registered app on a free loopback port and stop() exits it cleanly', async (t) => {
-  const app = await h.startApp('hello-http')
+  const app = await startApp('hello-http')
   t.after(() => app.stop())
   t.assert.match(app.url, /^http:\/\/127\.0\.0\.1:\d+$/)
   t.assert.ok(app.port > 0)
@@ -22,8 +24,8 @@ test('startApp starts a registered app on a free loopback port and stop() exits 
 
 test('an app that crashes at start fails fast, saying so, with the end of its stderr as a field', async (t) => {
   const started = Date.now()
-  await t.assert.rejects(h.startApp({ entry: fixture('crash-at-start.js') }), (err) => {
-    t.assert.ok(err instanceof h.AppStartError)
+  await t.assert.rejects(startApp({ entry: fixture('crash-at-start.js') }), (err) => {
+    t.assert.ok(err instanceof AppStartError)
     t.assert.strictEqual(err.code, 'WB_APP_EXITED')
     t.assert.match(err.summary, /^app "crash-at-start" exited with code 1 before it listened$/)
     t.assert.match(err.stderr, /planted failure: missing configuration DATABASE_URL/)
@@ -38,7 +40,7 @@ test('an app that crashes at start fails fast, saying so, with the end of its st
 
 test('an app that never listens fails within the start timeout with what it printed, and is killed', async (t) => {
   const before = new Set(h.running())
-  await t.assert.rejects(h.startApp({ entry: fixture('never-listens.js') }, { startTimeoutMs: 1500 }), (err) => {
+  await t.assert.rejects(startApp({ entry: fixture('never-listens.js') }, { startTimeoutMs: 1500 }), (err) => {
     t.assert.strictEqual(err.code, 'WB_APP_SILENT')
     t.assert.match(err.message, /did not listen within 1500 ms, and did not exit/)
     t.assert.match(err.message, /Try: the harness learns the address from the server's 'listening' event/)
@@ -52,7 +54,7 @@ test('an app that never listens fails within the start timeout with what it prin
 })
 
 test('an app answering 404 on its probe path fails with the status, the body and a hint', async (t) => {
-  await t.assert.rejects(h.startApp({ entry: fixture('not-found.js'), probe: '/' }), (err) => {
+  await t.assert.rejects(startApp({ entry: fixture('not-found.js'), probe: '/' }), (err) => {
     t.assert.strictEqual(err.code, 'WB_APP_PROBE')
     t.assert.match(err.message, /answered 404 to GET \/: no such route/)
     t.assert.match(err.message, /Try: does the app serve \/\?/)
@@ -61,7 +63,7 @@ test('an app answering 404 on its probe path fails with the status, the body and
 })
 
 test('an unknown app name is refused with the list of known apps, and the way to pass a file', async (t) => {
-  await t.assert.rejects(h.startApp('no-such-app'), (err) => {
+  await t.assert.rejects(startApp('no-such-app'), (err) => {
     t.assert.strictEqual(err.code, 'WB_APP_NOT_FOUND')
     t.assert.match(
       err.message,
@@ -69,11 +71,11 @@ test('an unknown app name is refused with the list of known apps, and the way to
     )
     return true
   })
-  await t.assert.rejects(h.startApp('./no/such/server.js'), /app entry not found: .*no\/such\/server\.js/)
+  await t.assert.rejects(startApp('./no/such/server.js'), /app entry not found: .*no\/such\/server\.js/)
 })
 
 test('stop() escalates to SIGKILL and reaps the whole process group', async (t) => {
-  const app = await h.startApp({ entry: fixture('ignores-sigint.js') }, { probe: false })
+  const app = await startApp({ entry: fixture('ignores-sigint.js') }, { probe: false })
   const grandchild = JSON.parse(
     app
       .stdout()
@@ -105,7 +107,10 @@ test('an app outlives no killed parent: it exits when its stdin closes', async (
     cwd: path.join(__dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   })
-  const line = await new Promise((resolve) => readline.createInterface({ input: parent.stdout }).once('line', resolve))
+  const line = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: parent.stdout }).once('line', resolve)
+    parent.once('exit', (code) => reject(new Error(`spawn-and-orphan.js exited (code ${code}) before it printed`)))
+  })
   const { pid } = JSON.parse(line)
   t.assert.ok(alive(pid))
   parent.kill('SIGKILL')
@@ -113,7 +118,7 @@ test('an app outlives no killed parent: it exits when its stdin closes', async (
 })
 
 test('an app that exits by itself is no longer tracked, and its group is reaped', async (t) => {
-  const app = await h.startApp({ entry: fixture('dies-under-load.js') }, { probe: false })
+  const app = await startApp({ entry: fixture('dies-under-load.js') }, { probe: false })
   t.assert.ok(h.running().includes(app.groupId))
   process.kill(app.pid, 'SIGTERM')
   await app.exited
@@ -123,8 +128,8 @@ test('an app that exits by itself is no longer tracked, and its group is reaped'
 test('a runtime that does not exist fails at once, with the OS error', async (t) => {
   const before = h.running().length
   const started = Date.now()
-  await t.assert.rejects(h.startApp('hello-http', { runtime: '/nonexistent/bin/bun' }), (err) => {
-    t.assert.ok(err instanceof h.AppStartError)
+  await t.assert.rejects(startApp('hello-http', { runtime: '/nonexistent/bin/bun' }), (err) => {
+    t.assert.ok(err instanceof AppStartError)
     t.assert.strictEqual(err.code, 'WB_APP_SPAWN')
     t.assert.match(err.message, /could not start app "hello-http": no such file: \/nonexistent\/bin\/bun/)
     return true
@@ -136,7 +141,7 @@ test('a runtime that does not exist fails at once, with the OS error', async (t)
 test('a probe path that leads off loopback is refused, and the app is stopped', async (t) => {
   const before = h.running().length
   await t.assert.rejects(
-    h.startApp('hello-http', { probe: '//example.com/' }),
+    startApp('hello-http', { probe: '//example.com/' }),
     /listens but GET \/\/example\.com\/ failed: refusing path/,
   )
   t.assert.strictEqual(h.running().length, before)
@@ -144,9 +149,9 @@ test('a probe path that leads off loopback is refused, and the app is stopped', 
 
 test('apps run on their own core and the result says so; pin: false runs them anywhere', async (t) => {
   const p = h.pinning()
-  const pinned = await h.startApp('hello-http')
+  const pinned = await startApp('hello-http')
   t.after(() => pinned.stop())
-  const free = await h.startApp('hello-http', { pin: false })
+  const free = await startApp('hello-http', { pin: false })
   t.after(() => free.stop())
   const allowed = (pid) =>
     /Cpus_allowed_list:\s*(\S+)/.exec(require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8'))[1]
@@ -160,7 +165,7 @@ test('apps run on their own core and the result says so; pin: false runs them an
 // Ordinary servers: not the workbook's, no JSON line, no contract. The probe hears them listen.
 
 test("an ordinary server on PORT (a tutorial's server) starts, its log line kept, and its address learnt from itself", async (t) => {
-  const app = await h.startApp(server('env-port.js'))
+  const app = await startApp(server('env-port.js'))
   t.after(() => app.stop())
   t.assert.strictEqual(app.name, 'env-port')
   t.assert.deepStrictEqual(await (await fetch(app.url)).json(), { hello: 'world' })
@@ -170,7 +175,7 @@ test("an ordinary server on PORT (a tutorial's server) starts, its log line kept
 })
 
 test('a server listening on all interfaces is loaded on loopback, with a warning', async (t) => {
-  const app = await h.startApp(server('env-port.js'))
+  const app = await startApp(server('env-port.js'))
   t.after(() => app.stop())
   t.assert.match(app.url, /^http:\/\/127\.0\.0\.1:\d+$/)
   t.assert.match(app.warning, /listens on all interfaces \((::|0\.0\.0\.0):\d+\).*loads it on 127\.0\.0\.1 only/)
@@ -195,14 +200,14 @@ test('a server on a fixed port of its own, an ES module, and an express app all 
 })
 
 test('an app with its own SIGINT handler keeps it: the harness does not exit for it', async (t) => {
-  const app = await h.startApp(server('own-sigint.js'))
+  const app = await startApp(server('own-sigint.js'))
   const info = await app.stop()
   t.assert.deepStrictEqual(info, { code: 0, signal: null })
   t.assert.match(app.stdout(), /goodbye from the app's own handler/)
 })
 
 test('a server that listens twice is refused with both addresses, unless the port to load is given', async (t) => {
-  await t.assert.rejects(h.startApp(server('listens-twice.js')), (err) => {
+  await t.assert.rejects(startApp(server('listens-twice.js')), (err) => {
     t.assert.strictEqual(err.code, 'WB_APP_LISTENED_TWICE')
     t.assert.match(
       err.message,
@@ -214,7 +219,7 @@ test('a server that listens twice is refused with both addresses, unless the por
 })
 
 test('a script that ends without serving is told apart from a crash', async (t) => {
-  await t.assert.rejects(h.startApp(server('exits-quietly.js')), (err) => {
+  await t.assert.rejects(startApp(server('exits-quietly.js')), (err) => {
     t.assert.strictEqual(err.code, 'WB_APP_EXITED')
     t.assert.match(err.summary, /exited with code 0 before it listened/)
     t.assert.match(err.hint, /it ended without error: it never started a server/)

@@ -9,6 +9,7 @@ const { serveHere, internal } = require('./helpers')
 const { checkBlogBody } = internal('apps/conformance')
 const payloads = require('../../apps/frameworks/lib/payloads')
 const { ajvBody } = require('../../apps/frameworks/lib/body-validators')
+const { DEFAULT_CHECKS, checkRoutes } = require('./helpers').internal('apps/conformance')
 
 const TEXT = 'text/plain; charset=utf-8'
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -33,7 +34,7 @@ function frameworkLike(broken = {}) {
 // Check `handler` with the default checks; returns the result and the route called `route`.
 async function checkWith(t, handler, route, opts = {}) {
   const url = await serveHere(t, handler)
-  const result = await h.checkRoutes(url, opts.checks ?? h.DEFAULT_CHECKS, opts.timeoutMs)
+  const result = await checkRoutes(url, opts.checks ?? DEFAULT_CHECKS, opts.timeoutMs)
   return { result, route: result.routes.find((r) => r.path === route) }
 }
 
@@ -134,7 +135,7 @@ test('a route that never answers fails within its time limit; a closed port fail
   t.assert.strictEqual(route.error, 'no complete answer within 300 ms')
   const url = await serveHere(t, frameworkLike())
   const closedUrl = url.replace(/:\d+$/, ':1') // port 1: nothing listens there
-  const closed = await h.checkRoutes(closedUrl, h.DEFAULT_CHECKS.slice(0, 1), 1000)
+  const closed = await checkRoutes(closedUrl, DEFAULT_CHECKS.slice(0, 1), 1000)
   t.assert.strictEqual(closed.ok, false)
   t.assert.match(closed.routes[0].error, /^request failed: /)
 })
@@ -157,17 +158,17 @@ function orderServer(validating) {
 test('validateChecks: the valid order passes both ways; the invalid one must get a 400 only when validating', async (t) => {
   const validatingUrl = await serveHere(t, orderServer(true))
   const lenientUrl = await serveHere(t, orderServer(false))
-  t.assert.strictEqual((await h.checkRoutes(validatingUrl, h.validateChecks(true))).ok, true)
-  t.assert.strictEqual((await h.checkRoutes(lenientUrl, h.validateChecks(false))).ok, true)
+  t.assert.strictEqual((await checkRoutes(validatingUrl, h.validateChecks(true))).ok, true)
+  t.assert.strictEqual((await checkRoutes(lenientUrl, h.validateChecks(false))).ok, true)
   // An app that claims to validate but lets the invalid order through fails, and the other way round.
-  const notValidating = await h.checkRoutes(lenientUrl, h.validateChecks(true))
+  const notValidating = await checkRoutes(lenientUrl, h.validateChecks(true))
   t.assert.strictEqual(notValidating.ok, false)
   t.assert.deepStrictEqual(
     notValidating.routes.map((r) => r.ok),
     [true, false],
   )
   t.assert.match(notValidating.routes[1].error, /^status 200, expected 400; body "\{\\"ok\\":true\}"$/)
-  const validatingAnyway = await h.checkRoutes(validatingUrl, h.validateChecks(false))
+  const validatingAnyway = await checkRoutes(validatingUrl, h.validateChecks(false))
   t.assert.match(validatingAnyway.routes[1].error, /^status 400, expected 200/)
 })
 

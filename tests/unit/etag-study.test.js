@@ -2,6 +2,10 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const { SHORT, internal } = require('./helpers')
+const { startApp } = require('./helpers').internal('apps/start')
+const { stepFigures } = require('./helpers').internal('load/fresh')
+const { doctorSampling } = require('./helpers').internal('profiles/doctor')
+const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 test('timerDrift: a busy loop longer than the timer delays it; a short one does not', async (t) => {
   const rows = await h.timerDrift({ delayMs: 30, loopSizes: [10, 3e7], repeats: 1 })
@@ -14,7 +18,7 @@ test('freshLoad starts one app per run and refuses a bad run count', async (t) =
   const r = await h.freshLoad('hello-http', { runs: 2, connections: 5, ...SHORT })
   t.assert.strictEqual(r.runs.length, 2)
   t.assert.notStrictEqual(r.runs[0].url, r.runs[1].url) // two apps, two ports
-  const f = h.stepFigures(r, 'hello')
+  const f = stepFigures(r, 'hello')
   t.assert.strictEqual(f.p99Ms.runs.length, 2)
   await t.assert.rejects(h.freshLoad('hello-http', { runs: 0 }), /runs must be an integer >= 1/)
 })
@@ -47,7 +51,7 @@ test('doctorChart draws doctor samples with its verdict and refuses empty data',
 })
 
 test('calleesOf refuses a frame that is not in the flame graph', (t) => {
-  const flame = h.cpuFlame({
+  const flame = cpuFlame({
     nodes: [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: 0 }, children: [] }],
     startTime: 0,
     endTime: 1,
@@ -102,7 +106,7 @@ function etagProfile() {
 }
 
 test('fileShare adds up the attributed shares of one file and refuses a file with no frame', (t) => {
-  const flame = h.cpuFlame(etagProfile())
+  const flame = cpuFlame(etagProfile())
   const share = h.fileShare(flame, 'etag-fixed/util.js')
   t.assert.ok(Math.abs(share.share - 10 / 12) < 1e-9, `share ${share.share}`)
   t.assert.deepStrictEqual(
@@ -151,7 +155,7 @@ test('doctorSampling counts the samples taken under load and their gaps', (t) =>
     processStat: [stat(0, 4), stat(0.01, 4), stat(0.02, 4), stat(0.5, 104), stat(1.1, 104), stat(2, 103), stat(2.1, 4)],
     analysis: { issues: {}, issueCategory: 'event-loop' },
   }
-  const s = h.doctorSampling(data)
+  const s = doctorSampling(data)
   t.assert.strictEqual(s.samples, 7)
   t.assert.deepStrictEqual(
     s.underLoad.map((r) => r.handles),
@@ -161,7 +165,7 @@ test('doctorSampling counts the samples taken under load and their gaps', (t) =>
   t.assert.strictEqual(s.expectedUnderLoad, 151)
   t.assert.deepStrictEqual([s.idleHandles, s.peakHandles, s.intervalMs], [4, 104, 10])
   t.assert.throws(() =>
-    h.doctorSampling({ traceEvent: [], processStat: [], analysis: { issues: {}, issueCategory: 'none' } }),
+    doctorSampling({ traceEvent: [], processStat: [], analysis: { issues: {}, issueCategory: 'none' } }),
   )
 })
 
@@ -172,7 +176,7 @@ for (const [server, ceiling] of [
 ]) {
   test(`${ceiling} answers like ${server}`, async (t) => {
     const answer = async (name) => {
-      const app = await h.startApp(name)
+      const app = await startApp(name)
       t.after(() => app.stop())
       const res = await fetch(`${app.url}/seed/v1?page=2`)
       const doc = JSON.parse(await res.text())

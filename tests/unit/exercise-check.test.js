@@ -9,6 +9,9 @@ const os = require('node:os')
 const h = require('@workbook/harness')
 const ex = require('@workbook/harness/exercises')
 const { serveHere } = require('./helpers')
+const { compareResponses, jsonShape } = require('./helpers').internal('exercises/answers')
+const { freshPath } = require('./helpers').internal('exercises/load')
+const { loadSpec } = require('./helpers').internal('exercises/spec')
 
 const SHORT = { rounds: 2, duration: 2, warmup: 0 }
 const fixtures = path.join(__dirname, '..', 'fixtures', 'apps')
@@ -31,11 +34,11 @@ function spec(overrides = {}) {
 
 test('loadSpec names what a spec lacks, and where it looked for one', (t) => {
   t.assert.throws(
-    () => ex.loadSpec({ exercise: 'x', app: { entry: 'a.js' } }),
+    () => loadSpec({ exercise: 'x', app: { entry: 'a.js' } }),
     /check spec of x lacks baseline, requests, load, threshold/,
   )
-  t.assert.throws(() => ex.loadSpec('no-such-exercise'), /no check spec at .*exercises\/no-such-exercise\/check\.json/)
-  const real = ex.loadSpec('04-hot-path')
+  t.assert.throws(() => loadSpec('no-such-exercise'), /no check spec at .*exercises\/no-such-exercise\/check\.json/)
+  const real = loadSpec('04-hot-path')
   t.assert.strictEqual(real.threshold, 3)
   t.assert.strictEqual(real.dir, path.join(h.repoRoot, 'exercises', '04-hot-path'))
 })
@@ -51,24 +54,24 @@ test('loadSpec refuses a background without exactly one pace, a latency metric w
     threshold: 2,
   }
   t.assert.throws(
-    () => ex.loadSpec({ ...base, background: { path: '/e' } }),
+    () => loadSpec({ ...base, background: { path: '/e' } }),
     /check spec of x: background needs exactly one of rate .* and busyShare/,
   )
   t.assert.throws(
-    () => ex.loadSpec({ ...base, background: { path: '/e', rate: 4, busyShare: 0.5 } }),
+    () => loadSpec({ ...base, background: { path: '/e', rate: 4, busyShare: 0.5 } }),
     /exactly one of rate/,
   )
   t.assert.throws(
-    () => ex.loadSpec({ ...base, background: { path: '/e', busyShare: 1.5 } }),
+    () => loadSpec({ ...base, background: { path: '/e', busyShare: 1.5 } }),
     /busyShare must be between 0 and 1/,
   )
-  t.assert.throws(() => ex.loadSpec({ ...base, load: { path: '/' } }), /a latency metric \(p99\) needs load\.rate/)
+  t.assert.throws(() => loadSpec({ ...base, load: { path: '/' } }), /a latency metric \(p99\) needs load\.rate/)
   t.assert.throws(
-    () => ex.loadSpec({ ...base, metric: 'p95' }),
+    () => loadSpec({ ...base, metric: 'p95' }),
     /metric must be reqPerSec, p50, p99 or heapGrowth, not "p95"/,
   )
-  t.assert.strictEqual(ex.loadSpec({ ...base, background: { path: '/e', busyShare: 0.5 } }).background.busyShare, 0.5)
-  t.assert.strictEqual(ex.loadSpec('02-unblock').background.busyShare, 0.5)
+  t.assert.strictEqual(loadSpec({ ...base, background: { path: '/e', busyShare: 0.5 } }).background.busyShare, 0.5)
+  t.assert.strictEqual(loadSpec('02-unblock').background.busyShare, 0.5)
 })
 
 test('a bad WORKBOOK_PROFILE is a failed check with the reason, not a throw', async (t) => {
@@ -85,10 +88,10 @@ test('a bad WORKBOOK_PROFILE is a failed check with the reason, not a throw', as
 })
 
 test('freshPath gives every {name} a name of letters never given before', (t) => {
-  const names = Array.from({ length: 300 }, () => ex.freshPath('/report?user={name}').split('=')[1])
+  const names = Array.from({ length: 300 }, () => freshPath('/report?user={name}').split('=')[1])
   t.assert.strictEqual(new Set(names).size, names.length)
   for (const n of names) t.assert.match(n, /^[a-z]{1,20}$/)
-  t.assert.strictEqual(ex.freshPath('/expensive'), '/expensive')
+  t.assert.strictEqual(freshPath('/expensive'), '/expensive')
 })
 
 test('exerciseApps gives the starting point and the learner app as startApp takes them', (t) => {
@@ -144,12 +147,12 @@ test('match and fresh: a JSON value must fit its pattern and differ from the pre
     { path: '/seed', match: { data: '^[0-9a-f]{4}$' } },
     { path: '/seed', match: { data: '^[0-9a-f]{4}$' }, fresh: ['data'] },
   ]
-  const ok = await ex.compareResponses(fresh, fresh, requests, ['json-shape'])
+  const ok = await compareResponses(fresh, fresh, requests, ['json-shape'])
   t.assert.deepStrictEqual(
     ok.map((r) => r.ok),
     [true, true],
   )
-  const again = await ex.compareResponses(fresh, cached, requests, ['json-shape'])
+  const again = await compareResponses(fresh, cached, requests, ['json-shape'])
   t.assert.deepStrictEqual(
     again.map((r) => r.ok),
     [true, false],
@@ -158,7 +161,7 @@ test('match and fresh: a JSON value must fit its pattern and differ from the pre
     again[1].problem,
     /"data" is the same as in the previous answer to \/seed: each answer must be made fresh/,
   )
-  const wrong = await ex.compareResponses(fresh, upper, requests, ['json-shape'])
+  const wrong = await compareResponses(fresh, upper, requests, ['json-shape'])
   t.assert.match(wrong[0].problem, /"data" is "ABCD", expected a string matching \/\^\[0-9a-f\]\{4\}\$\//)
 })
 
@@ -229,26 +232,26 @@ test('printCheck prints the verdict, the hints and the stderr of a failure', asy
 })
 
 test('jsonShape keeps the keys, their order, the types and the string lengths, not the values', (t) => {
-  const a = ex.jsonShape('{"data":"abcd","url":"/seed/v1","ts":1,"n":null,"list":[1,"x"]}')
-  t.assert.strictEqual(a, ex.jsonShape('{"data":"wxyz","url":"/seed/v2","ts":2,"n":null,"list":[3,"y"]}'))
+  const a = jsonShape('{"data":"abcd","url":"/seed/v1","ts":1,"n":null,"list":[1,"x"]}')
+  t.assert.strictEqual(a, jsonShape('{"data":"wxyz","url":"/seed/v2","ts":2,"n":null,"list":[3,"y"]}'))
   t.assert.strictEqual(
     a,
     '{"data":"string(4)","url":"string(8)","ts":"number","n":"null","list":["number","string(1)"]}',
   )
   t.assert.notStrictEqual(
     a,
-    ex.jsonShape('{"url":"/seed/v1","data":"abcd","ts":1,"n":null,"list":[1,"x"]}'),
+    jsonShape('{"url":"/seed/v1","data":"abcd","ts":1,"n":null,"list":[1,"x"]}'),
     'key order counts',
   )
   t.assert.notStrictEqual(
     a,
-    ex.jsonShape('{"data":"abcde","url":"/seed/v1","ts":1,"n":null,"list":[1,"x"]}'),
+    jsonShape('{"data":"abcde","url":"/seed/v1","ts":1,"n":null,"list":[1,"x"]}'),
     'string length counts',
   )
   t.assert.notStrictEqual(
     a,
-    ex.jsonShape('{"data":"abcd","url":"/seed/v1","ts":"1","n":null,"list":[1,"x"]}'),
+    jsonShape('{"data":"abcd","url":"/seed/v1","ts":"1","n":null,"list":[1,"x"]}'),
     'type counts',
   )
-  t.assert.strictEqual(ex.jsonShape('not json'), 'not JSON')
+  t.assert.strictEqual(jsonShape('not json'), 'not JSON')
 })

@@ -2,6 +2,7 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const { fixture, SHORT, serveHere, internal } = require('./helpers')
+const { LoadTestError } = require('./helpers').internal('core/errors')
 
 test('runLoad returns a tidy record with spread, percentiles, usage and fingerprint', async (t) => {
   const r = await h.withApp('hello-http', (app) => h.runLoad({ target: app, connections: 5, ...SHORT, warmup: 1 }))
@@ -92,7 +93,7 @@ test('unexpected statuses and timeouts in the warm-up fail the test, by the same
   await t.assert.rejects(
     h.runLoad({ target: await badAtFirst(t, 10, fails), ...cheap }),
     (err) =>
-      err instanceof h.LoadTestError &&
+      err instanceof LoadTestError &&
       /failed in the warm-up, before any measured run: unexpected statuses: 10 x 500/.test(err.message),
   )
   // A request left unanswered past its timeout (autocannon resends a request whose socket the server

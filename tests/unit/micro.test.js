@@ -6,6 +6,7 @@ const h = require('@workbook/harness')
 const { internal } = require('./helpers')
 const { catalogue, page, route } = require('../../apps/lib/shop')
 const work = require('../../apps/lib/shop-work')
+const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 const FAST = { timeMs: 40, warmupMs: 10 }
 
@@ -99,7 +100,7 @@ test("predictGain is Amdahl's law; gainCeiling the gain if the parts were free; 
     children,
   })
   const file = `file://${require('node:path').join(__dirname, '..', '..', 'apps', 'lib', 'shop-work.js')}`
-  const flame = h.cpuFlame({
+  const flame = cpuFlame({
     nodes: [
       frame(1, '(root)', '', [2, 4]),
       frame(2, 'jsonBody', file, [3]),

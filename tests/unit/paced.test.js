@@ -2,11 +2,13 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const { fixture, serveHere, internal } = require('./helpers')
+const { startApp } = require('./helpers').internal('apps/start')
+const { loopSeries } = require('./helpers').internal('load/loop-metrics')
 
 // The target runs in its own process (tests/fixtures/apps/paced-target.js): a server in
 // this process would block the generator along with itself.
 async function server(t) {
-  const app = await h.startApp({ entry: fixture('paced-target.js') }, { probe: '/ok' })
+  const app = await startApp({ entry: fixture('paced-target.js') }, { probe: '/ok' })
   t.after(() => app.stop())
   return app.url
 }
@@ -77,7 +79,7 @@ test('pacedLoad refuses non-loopback targets and unbounded loads before sending 
 })
 
 test('contention: a blocking background route raises the cheap route tail; metrics are read', async (t) => {
-  const app = await h.startApp({ entry: fixture('paced-target.js') }, { probe: '/ok', env: { BLOCK_MS: '100' } })
+  const app = await startApp({ entry: fixture('paced-target.js') }, { probe: '/ok', env: { BLOCK_MS: '100' } })
   t.after(() => app.stop())
   const res = await h.contentionRounds(
     [
@@ -125,7 +127,7 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
   t.assert.ok(first.histogram.count > 0)
   const after = await h.loopMetrics(url)
   t.assert.ok(after.elapsedMs < first.elapsedMs)
-  t.assert.strictEqual(h.loopSeries(after).length, after.series.length + 1)
+  t.assert.strictEqual(loopSeries(after).length, after.series.length + 1)
   const plain = await plainServer(t)
   await t.assert.rejects(h.loopMetrics(plain), /did not answer JSON/)
   await t.assert.rejects(h.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
@@ -149,7 +151,7 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
     )
   }
   // The app: a request stamped 100 ms ago has waited past its 25 ms (half of a 50 ms budget): 503.
-  const app = await h.startApp('loop-shedding-queue', { env: { LATENCY_BUDGET_MS: '50' } })
+  const app = await startApp('loop-shedding-queue', { env: { LATENCY_BUDGET_MS: '50' } })
   t.after(() => app.stop())
   const ask = (headers) => fetch(`${app.url}/cheap`, { headers }).then((r) => r.status)
   t.assert.strictEqual(await ask({ 'x-request-start': `t=${Date.now() - 100}` }), 503)

@@ -3,6 +3,7 @@ const { test } = require('node:test')
 const path = require('node:path')
 const h = require('@workbook/harness')
 const { fixture } = require('./helpers')
+const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 const root = path.join(__dirname, '..', '..')
 const userUrl = `file://${path.join(root, 'apps', 'x', 'util.js')}`
@@ -32,7 +33,7 @@ const profile = {
 }
 
 test('cpuFlame: shares are of busy samples, natives are attributed to the user frame that called them', (t) => {
-  const f = h.cpuFlame(profile)
+  const f = cpuFlame(profile)
   t.assert.strictEqual(f.total, 20)
   t.assert.strictEqual(f.unit, 'samples')
   t.assert.strictEqual(f.idleShare, 0.5)

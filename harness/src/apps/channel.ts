@@ -153,3 +153,11 @@ export function openChannel(entry: string, sampleMs = 0): { channel: AppChannel;
   if (sampleMs > 0) env.WORKBOOK_PROBE_INTERVAL_MS = String(sampleMs);
   return { channel, env };
 }
+
+/** The app's probe channel, or a WorkbookError saying why `what` needs it (an app on Bun has no probe). */
+export function probeOf(app: { name: string; channel: AppChannel | null }, what: string): AppChannel {
+  if (app.channel) return app.channel;
+  throw new WorkbookError("WB_BAD_OPTION", `app "${app.name}" has no probe (not a Node app?): ${what} needs one`, {
+    hint: "the probe is preloaded into apps that run on Node; run this app on Node",
+  });
+}

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { badOption } from "../core/errors";
 import { appsDir } from "../core/paths";
 
 /**
@@ -128,7 +129,10 @@ export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((ent
 export function frameworkByName(name: string): FrameworkEntry {
   const found = frameworks.find((entry) => entry.name === name);
   if (!found) {
-    throw new Error(`no framework named ${JSON.stringify(name)}; known: ${frameworks.map((e) => e.name).join(", ")}`);
+    throw badOption(
+      "frameworkByName",
+      `no framework named ${JSON.stringify(name)}; known: ${frameworks.map((e) => e.name).join(", ")}`,
+    );
   }
   return found;
 }

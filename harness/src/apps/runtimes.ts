@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { badOption } from "../core/errors";
 import { repoRoot } from "../core/paths";
 
 /**
@@ -130,6 +131,9 @@ export function runtimes(): RuntimeEntry[] {
 export function runtimeByName(name: string): RuntimeEntry {
   const found = runtimes().find((r) => r.name === name);
   if (!found)
-    throw new Error(`no runtime named ${JSON.stringify(name)}; known: ${CANDIDATES.map((c) => c.name).join(", ")}`);
+    throw badOption(
+      "runtimeByName",
+      `no runtime named ${JSON.stringify(name)}; known: ${CANDIDATES.map((c) => c.name).join(", ")}`,
+    );
   return found;
 }

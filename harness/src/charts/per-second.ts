@@ -1,3 +1,4 @@
+import { badOption } from "../core/errors";
 import { fmt } from "../core/format";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import { lines } from "./lines";
@@ -90,8 +91,9 @@ export function perSecond(
 ): Chart {
   const samples = meta.warmup === false ? result.series.filter((s) => s.run !== "warm-up") : result.series;
   if (samples.length === 0) {
-    throw new Error(
-      `perSecond: "${result.label}" has no per-second samples${meta.warmup === false ? " outside the warm-up" : ""}`,
+    throw badOption(
+      "perSecond",
+      `"${result.label}" has no per-second samples${meta.warmup === false ? " outside the warm-up" : ""}`,
     );
   }
   const runs = new Set(samples.filter((s) => s.run !== "warm-up").map((s) => s.run)).size;

@@ -1,6 +1,7 @@
 /**
- * Every error the harness throws, in one module (as fastify keeps its errors): a code, the app it
- * concerns, what the app printed, and what to try. The message is built here from those fields,
+ * The errors the harness throws about apps, loads, profiles and options, in one module (as fastify
+ * keeps its errors): a code, the app it concerns, what the app printed, and what to try. (A failed
+ * notebook check, `checklist().done()`, throws a plain Error listing the failed lines.) The message is built here from those fields,
  * once, so no caller ever parses a message to get the app's output back: read `err.stderr`.
  */
 export type ErrorCode =

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { badOption } from "./errors";
 import { type Fingerprint, fingerprint } from "./fingerprint";
 import { ensureDir, resultsDir } from "./paths";
 
@@ -13,7 +14,7 @@ export interface SavedResults<T> {
 /** results/<notebook>.json; the name must be a plain file name, so nothing lands outside resultsDir. */
 function fileName(fn: string, notebook: string): string {
   if (typeof notebook !== "string" || !/^[\w.-]+$/.test(notebook) || /^\.+$/.test(notebook)) {
-    throw new Error(`${fn}: notebook name must be a plain file name, got ${JSON.stringify(notebook)}`);
+    throw badOption(fn, `notebook name must be a plain file name, got ${JSON.stringify(notebook)}`);
   }
   return `${notebook.replace(/\.ipynb$/, "")}.json`;
 }

@@ -1,3 +1,5 @@
+import { badOption } from "./errors";
+
 /**
  * The profile switch. WORKBOOK_PROFILE=quick gives CI short loads and fewer repeats;
  * `full` (the default) gives learners steadier numbers. Notebooks read durations from here.
@@ -22,15 +24,19 @@ const PROFILES: Record<Settings["name"], Settings> = {
 export function settings(): Settings {
   const raw = (process.env.WORKBOOK_PROFILE || "full").toLowerCase();
   if (raw !== "quick" && raw !== "full") {
-    throw new Error(`WORKBOOK_PROFILE must be "quick" or "full", got ${JSON.stringify(process.env.WORKBOOK_PROFILE)}`);
+    throw badOption(
+      "settings",
+      `WORKBOOK_PROFILE must be "quick" or "full", got ${JSON.stringify(process.env.WORKBOOK_PROFILE)}`,
+    );
   }
   return { ...PROFILES[raw] };
 }
 
 /**
  * The load generator is saturated, and a result's req/s is its limit rather than the server's, when
- * its main thread used at least this share of one core over the steady seconds of a run (the first
- * second, with its connections and JIT warm-up, and the last, cut short, are left out).
+ * its main thread used at least this share of one core over the steady seconds of a run (in runs of
+ * 3 s or more the first second, with its connections and JIT warm-up, is left out; a shorter run,
+ * such as the quick profile's 1-s runs, counts all of it).
  * Measured on the 2-core CI machine with the generator and the server each pinned to a core
  * (scratch runs of node:http, fastify, express, koa, restify etag at 1-100 connections, 5 steady
  * seconds each): where the generator set the pace (the server below 96 % of its core) its main

@@ -5,11 +5,10 @@
  */
 
 export type { ResponseDiff } from "./answers";
-export { compareResponses, jsonShape } from "./answers";
-export { checkExercise, checkRatio } from "./check";
+export { checkExercise } from "./check";
 export type { BackgroundPlan, ExerciseRun } from "./load";
-export { backgroundPlan, exerciseRun, freshPath } from "./load";
+export { backgroundPlan, exerciseRun } from "./load";
 export { printCheck } from "./report";
 export type { ExerciseApp, ExerciseAppRef, ExerciseRequest, ExerciseSpec } from "./spec";
-export { exerciseApps, loadSpec } from "./spec";
+export { exerciseApps } from "./spec";
 export type { CheckDetails, CheckOptions, CheckResult, CheckStage } from "./types";

@@ -1,6 +1,6 @@
 import { badOption, WorkbookError } from "../core/errors";
 import { settings } from "../core/settings";
-import { reportOf, runChild } from "./child-script";
+import { reportOf, runChild } from "./script";
 
 /** One task of a micro-benchmark, as apps/micro/lib/bench.js measured it. */
 export interface MicroTask {

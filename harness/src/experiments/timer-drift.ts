@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { badOption } from "../core/errors";
 import { median } from "../core/stats";
 
 /**
@@ -68,12 +69,12 @@ export async function timerDrift(opts: TimerDriftOptions): Promise<TimerDriftRow
   const repeats = opts.repeats ?? 5;
   const work = opts.work ?? randomCalls;
   if (!Array.isArray(opts.loopSizes) || opts.loopSizes.length === 0)
-    throw new Error("timerDrift: loopSizes must be a non-empty array");
+    throw badOption("timerDrift", "loopSizes must be a non-empty array");
   if (opts.loopSizes.some((n) => !Number.isFinite(n) || n < 0))
-    throw new Error(`timerDrift: loop sizes must be finite numbers >= 0, got ${JSON.stringify(opts.loopSizes)}`);
-  if (!Number.isFinite(delayMs) || delayMs < 0) throw new Error(`timerDrift: delayMs must be >= 0, got ${delayMs}`);
+    throw badOption("timerDrift", `loop sizes must be finite numbers >= 0, got ${JSON.stringify(opts.loopSizes)}`);
+  if (!Number.isFinite(delayMs) || delayMs < 0) throw badOption("timerDrift", `delayMs must be >= 0, got ${delayMs}`);
   if (!Number.isInteger(repeats) || repeats < 1)
-    throw new Error(`timerDrift: repeats must be an integer >= 1, got ${repeats}`);
+    throw badOption("timerDrift", `repeats must be an integer >= 1, got ${repeats}`);
   work(Math.min(1000, ...opts.loopSizes)); // let the JIT compile the work before the first measured trial
   const rows: TimerDriftRow[] = [];
   for (const loopSize of opts.loopSizes) {

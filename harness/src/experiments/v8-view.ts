@@ -1,4 +1,4 @@
-import { reportOf, runChild } from "./child-script";
+import { reportOf, runChild } from "./script";
 
 /**
  * What V8 itself says about a script's objects and functions: a script run with natives syntax

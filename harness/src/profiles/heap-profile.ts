@@ -1,9 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
+import { probeOf } from "../apps/channel";
 import type { AppRef } from "../apps/registry";
 import { type StartOptions, withApp } from "../apps/start";
 import type { FlameData } from "../charts/flame-chart";
-import { badOption, WorkbookError } from "../core/errors";
+import { badOption } from "../core/errors";
 import { settings } from "../core/settings";
 import { runLoad } from "../load/run";
 import type { LoadOptions, LoadResult } from "../load/types";
@@ -48,12 +49,11 @@ export async function heapProfile(ref: AppRef, opts: HeapProfileOptions = {}): P
   return withApp(
     ref,
     async (app) => {
-      if (!app.channel)
-        throw new WorkbookError("WB_BAD_OPTION", `app "${app.name}" has no probe (not a Node app?): no heap profile`);
+      const probe = probeOf(app, "a heap profile");
       const { dir, done } = profileDir("heap-profiles", app.name);
       try {
         const file = path.join(dir, `${app.name.replace(/\W+/g, "-")}.heapprofile`);
-        await app.channel.request("heap-sampling-start", {
+        await probe.request("heap-sampling-start", {
           intervalBytes: opts.intervalBytes ?? 32768,
           includeCollected: opts.includeCollected ?? true,
         });
@@ -66,7 +66,7 @@ export async function heapProfile(ref: AppRef, opts: HeapProfileOptions = {}): P
           repeats: 1,
           duration: opts.seconds ?? settings().profileSeconds,
         });
-        await app.channel.request("heap-sampling-stop", { file });
+        await probe.request("heap-sampling-stop", { file });
         const profile = JSON.parse(fs.readFileSync(file, "utf8")) as V8HeapProfile;
         return { app: app.name, file, profile, flame: heapFlame(profile), load };
       } finally {

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { ProbeSample } from "../apps/channel";
+import { type ProbeSample, probeOf } from "../apps/channel";
 import type { AppRef } from "../apps/registry";
 import { type AppHandle, type StartOptions, withApp } from "../apps/start";
 import type { MemoryRow } from "../charts/memory";
@@ -30,12 +30,7 @@ export interface MemoryUsageMB {
 
 /** The app's memory right after a full garbage collection: what is still alive, not alive plus garbage. */
 export async function heapAfterGc(app: AppHandle): Promise<MemoryUsageMB> {
-  if (!app.channel)
-    throw new WorkbookError(
-      "WB_BAD_OPTION",
-      `app "${app.name}" has no probe (not a Node app?): its heap cannot be read`,
-    );
-  const u = await app.channel.request<Record<keyof MemoryUsageMB, number>>("heap-after-gc");
+  const u = await probeOf(app, "reading the heap").request<Record<keyof MemoryUsageMB, number>>("heap-after-gc");
   return {
     rss: u.rss / MB,
     heapUsed: u.heapUsed / MB,
@@ -174,7 +169,7 @@ export async function heapSnapshots(ref: AppRef, opts: HeapSnapshotsOptions): Pr
         const loading = runLoad({ ...opts.load, target: app, warmup: 0, repeats: 1, duration: at[1] + 1, live: false });
         for (const [i, second] of at.entries()) {
           await sleep(t0 + second * 1000 - Date.now());
-          await app.channel!.request("heap-snapshot", { file: files[i] });
+          await probeOf(app, "a heap snapshot").request("heap-snapshot", { file: files[i] });
         }
         const load = await loading;
         const script = path.join(__dirname, "heap-diff.js");

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FlameData, Frame, HotFrame } from "../charts/flame-chart";
+import { badOption } from "../core/errors";
 import { frameOf, type V8CpuProfile } from "./flame";
 
 /**
@@ -40,8 +41,9 @@ export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples
     for (const t of node.positionTicks ?? []) byLine.set(t.line, (byLine.get(t.line) ?? 0) + t.ticks);
   }
   if (url === null)
-    throw new Error(
-      `selfTicksByLine: no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`,
+    throw badOption(
+      "selfTicksByLine",
+      `no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`,
     );
   const source = sourceLines(url);
   const samples = [...byLine.values()].reduce((a, b) => a + b, 0);
@@ -85,7 +87,7 @@ export function fileShare(flame: FlameData, file: string): FileShare {
     .filter((h) => h.category === "user" && h.file.endsWith(file))
     .sort((a, b) => b.attributedShare - a.attributedShare);
   if (frames.length === 0)
-    throw new Error(`fileShare: no frame of the app's code in a file ending ${JSON.stringify(file)} in this profile`);
+    throw badOption("fileShare", `no frame of the app's code in a file ending ${JSON.stringify(file)} in this profile`);
   return { share: frames.reduce((a, h) => a + h.attributedShare, 0), frames };
 }
 
@@ -105,8 +107,9 @@ export interface CalleeRow extends Frame {
 export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
   const owners = flame.rects.filter((r) => matches(r, ref));
   if (owners.length === 0)
-    throw new Error(
-      `calleesOf: the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
+    throw badOption(
+      "calleesOf",
+      `the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
     );
   const eps = 1e-12;
   const out = new Map<string, CalleeRow>();

@@ -30,7 +30,7 @@ const READINGS: Record<RatioReading, string> = {
   "upper bound":
     "the load generator was saturated in the second one's rounds, so its req/s is a floor and the req/s ratio an upper bound",
   "both capped":
-    "the load generator was saturated in both one's rounds, so the req/s ratio measures the generator, not the servers",
+    "the load generator was saturated in both servers' rounds, so the req/s ratio measures the generator, not the servers",
 };
 
 /** What a req/s ratio is worth, given where the generator was saturated: one clause. */
