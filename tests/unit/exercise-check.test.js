@@ -120,6 +120,28 @@ test('an app that never listens fails within its start timeout, with the contrac
   t.assert.deepStrictEqual(h.running(), [])
 })
 
+// The fixtures differ without bound: unblock-done answers /late at once, answers-late after 2.5 s, longer than a 1 s round.
+test('an app that answers nothing within a round measured 0 req/s: a slow app, not a failed one', async (t) => {
+  const r = await ex.checkExercise(
+    spec({
+      app: { entry: 'answers-late.js', probe: '/cheap' },
+      requests: [{ path: '/cheap' }],
+      load: { path: '/late', connections: 10 },
+      background: undefined,
+      metric: 'reqPerSec',
+      threshold: 1.3,
+    }),
+    { rounds: 2, duration: 1, warmup: 0 },
+  )
+  t.assert.strictEqual(r.details.stage, 'ratio', r.message)
+  t.assert.strictEqual(r.pass, false, r.message)
+  t.assert.deepStrictEqual(r.details.submission, [0, 0])
+  t.assert.strictEqual(r.ratio, 0)
+  t.assert.match(r.message, /in 2 of 2 rounds your app answered no request at all/)
+  t.assert.match(r.message, /the exercise asks for at least 1\.3x/)
+  t.assert.deepStrictEqual(h.running(), [])
+})
+
 test('an app that crashes on its first request is told apart from one that answers 500', async (t) => {
   const crash = await ex.checkExercise(spec({ app: { entry: 'unblock-crash.js', probe: '/cheap' } }), SHORT)
   t.assert.strictEqual(crash.details.stage, 'start')

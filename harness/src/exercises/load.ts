@@ -1,11 +1,13 @@
 import { performance } from "node:perf_hooks";
 import type { AppHandle } from "../apps/start";
-import { WorkbookError } from "../core/errors";
+import { LoadTestError, WorkbookError } from "../core/errors";
 import { sleep } from "../core/time";
 import { type ContentionTotals, combinePaced } from "../load/contention";
+import { outcomeProblems } from "../load/outcome";
 import { pacedFailure, pacedLoad } from "../load/paced";
 import { runLoad } from "../load/run";
 import { rateForShare, timeRoute } from "../load/timing";
+import type { LoadResult } from "../load/types";
 import { heapAfterGc } from "../profiles/memory";
 import type { ExerciseSpec } from "./spec";
 
@@ -87,6 +89,18 @@ async function backgroundLoad(
   );
 }
 
+/** A load that ended with no answer, no error, no timeout and no unexpected status. */
+function answeredNothing(e: Error): boolean {
+  const r = e instanceof LoadTestError ? (e.result as LoadResult | undefined) : undefined;
+  return !!r && r.totalRequests === 0 && outcomeProblems(r).length === 0;
+}
+
+const NO_FIGURES = {
+  cpuPerRequestUs: null,
+  latencyMs: { p50: NaN, p90: NaN, p99: NaN },
+  generatorSaturated: false,
+};
+
 export interface ExerciseRun {
   label: string;
   /** The spec's metric: req/s, or the latency percentile in ms. */
@@ -137,6 +151,9 @@ export async function exerciseRun(
         : totals && pacedFailure(totals);
     if (r.status === "rejected") {
       const e = r.reason as Error;
+      // No answer within the round and nothing failed: the app was too slow to answer at all (or still
+      // serving the queue of the run before). That is a measurement, 0 req/s, not a failure.
+      if (answeredNothing(e)) return { ...NO_FIGURES, label, value: 0, background: totals, failure: bgFailure };
       return {
         label,
         value: NaN,

@@ -136,6 +136,10 @@ export function ratioMessage(
     note =
       ` (the load generator was saturated, so req/s was its limit: this ratio is of the server's CPU time per request, ` +
       `yours ${round(median(d.submissionCpuUs), 1)} µs against ${round(median(d.baselineCpuUs), 1)} µs, which measures the server whoever set the pace)`;
+  } else if (higher && d.submission.includes(0)) {
+    note =
+      ` (in ${d.submission.filter((x) => x === 0).length} of ${d.submission.length} rounds your app answered no request ` +
+      `at all: one request took longer than the round, or the queue of the round before was still being served)`;
   } else if (d.generatorSaturated && !higher) {
     note = ` (the load generator sent late, p99 lag above the ${round(1000 / spec.load.rate!, 2)} ms between two requests: the lag adds to both apps' latencies, so the real ratio is likely higher)`;
   }
