@@ -106,11 +106,11 @@ test-unit:
 	$(NODE) --test --test-reporter=spec tests/unit/
 
 test-notebooks:
-	$(PY) -m pytest -v tests/notebooks
+	$(PY) -m pytest -v --durations=8 tests/notebooks
 
 # Exercises: regenerated from solutions/, checked both ways, graded (tests/exercises/).
 test-exercises:
-	$(PY) -m pytest -v tests/exercises
+	$(PY) -m pytest -v --durations=8 tests/exercises
 
 exercises: venv
 	$(PY) scripts/exercises.py generate

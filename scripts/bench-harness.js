@@ -85,8 +85,8 @@ async function main() {
   if (values.chart) {
     const chart = wb.groupedBars(
       rows.flatMap((r) => [
-        { label: `${r.app}, ${r.way}`, series: 'req/s', value: r['req/s CV %'] },
-        { label: `${r.app}, ${r.way}`, series: 'CPU per request', value: r['CPU/req CV %'] },
+        { label: `${r.app}, ${r.way}`, series: '% (req/s)', value: r['req/s CV %'] },
+        { label: `${r.app}, ${r.way}`, series: '% (CPU per request)', value: r['CPU/req CV %'] },
       ]),
       {
         title: 'How much repeated measurements disagree, pinned and unpinned',
