@@ -72,6 +72,42 @@ test("perSecond draws a result's per-second series; refuses one without samples"
   t.assert.throws(() => h.perSecond({ label: 'empty', series: [] }), /"empty" has no per-second samples/)
 })
 
+test('end labels of series that end close together are nudged apart; distant ones stay on their line', (t) => {
+  const h = require('@workbook/harness')
+  const { labelNudges } = internal('charts/lines')
+  const linear = (v) => v / 100
+  const close = labelNudges(
+    [
+      { x: 3, y: 75, series: 'server' },
+      { x: 3, y: 74, series: 'generator' },
+      { x: 3, y: 10, series: 'far' },
+    ],
+    200,
+    linear,
+  )
+  const dy = Object.fromEntries(close.map((e) => [e.series, e.dy]))
+  // 75 and 74 are 2 px apart on a 200 px axis: the lower label moves down to 11 px below the upper one.
+  t.assert.deepStrictEqual(dy, { server: 0, generator: 9, far: 0 })
+  const svg = h.lines(
+    [
+      { x: 1, y: 80, series: 'server' },
+      { x: 3, y: 75, series: 'server' },
+      { x: 1, y: 60, series: 'generator' },
+      { x: 3, y: 74, series: 'generator' },
+    ],
+    { title: 'cpu', xLabel: 'seconds', yLabel: '%' },
+  ).svg
+  const ys = ['server', 'generator'].map((name) => {
+    // Plot puts dx/dy on the mark's group and the point's position on the text.
+    const m = svg.match(
+      new RegExp(`translate\\(5,([-\\d.]+)\\)"><text[^>]*transform="translate\\([\\d.]+,([\\d.]+)\\)"[^>]*>${name}<`),
+    )
+    return m && Number(m[1]) + Number(m[2])
+  })
+  t.assert.ok(ys[0] !== null && ys[1] !== null, svg.slice(0, 300))
+  t.assert.ok(ys[1] - ys[0] >= 10, `labels ${ys[0]} and ${ys[1]} overlap`)
+})
+
 test('axis labels fit their margin and read as numbers: 40k, not a clipped "0,000"; 0.1, not SI "100m"', (t) => {
   const h = require('@workbook/harness')
   const tickTexts = (svg) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1])

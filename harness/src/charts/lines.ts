@@ -31,6 +31,10 @@ export function lines(points: SeriesPoint[], meta: LinesMeta): Chart {
   const height = meta.height ?? 260;
   const ys = [...points.map((p) => p.y), ...(meta.reference !== undefined ? [meta.reference] : [])];
   const y = numberAxis(ys, { log: meta.logY, zero: !meta.logY, pixels: height - 50 });
+  const [lo, hi] = [Math.min(...ys, meta.logY ? Infinity : 0), Math.max(...ys)];
+  const ends = labelNudges(lastPoints(points), height - 50, (v) =>
+    meta.logY ? Math.log(v / lo) / Math.log(hi / lo || 2) : (v - lo) / (hi - lo || 1),
+  );
   let next = 0;
   const colours = series.map((s) => meta.colours?.[s] ?? PALETTE[next++ % PALETTE.length]);
   return plot(
@@ -64,12 +68,44 @@ export function lines(points: SeriesPoint[], meta: LinesMeta): Chart {
               }),
             ]
           : []),
-        Plot.text(
-          points,
-          Plot.selectLast({ x: "x", y: "y", z: "series", text: "series", fill: "series", dx: 5, textAnchor: "start" }),
+        // One text mark per distinct nudge: Plot takes dy as a constant, not a channel.
+        ...[...new Set(ends.map((e) => e.dy))].map((dy) =>
+          Plot.text(
+            ends.filter((e) => e.dy === dy),
+            { x: "x", y: "y", text: "series", fill: "series", dx: 5, dy, textAnchor: "start" },
+          ),
         ),
       ],
     },
     { ...meta, text: `${meta.title}\n${textTable(points.map((p) => ({ ...p })))}` },
   );
+}
+
+/** Each series' last point (largest x). */
+function lastPoints(points: readonly SeriesPoint[]): SeriesPoint[] {
+  const last = new Map<string, SeriesPoint>();
+  for (const p of points) if (!last.has(p.series) || p.x >= last.get(p.series)!.x) last.set(p.series, p);
+  return [...last.values()];
+}
+
+/**
+ * The end labels, each with the vertical nudge in pixels (dy) that keeps it at least `gap` pixels
+ * from the label above it: two series that end close together would otherwise print one name over
+ * the other. `share` places a value on the axis, 0 at the bottom and 1 at the top of `pixels`.
+ */
+export function labelNudges(
+  ends: readonly SeriesPoint[],
+  pixels: number,
+  share: (y: number) => number,
+  gap = 11,
+): (SeriesPoint & { dy: number })[] {
+  const top = (p: SeriesPoint) => (1 - share(p.y)) * pixels;
+  let below = -Infinity;
+  return [...ends]
+    .sort((a, b) => top(a) - top(b))
+    .map((p) => {
+      const at = Math.max(top(p), below + gap);
+      below = at;
+      return { ...p, dy: Math.round(at - top(p)) };
+    });
 }
