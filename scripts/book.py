@@ -71,7 +71,16 @@ main { max-width: 1100px; margin: 0 auto; padding: 0 1em 2em; }
 }
 .jp-OutputArea-output pre { white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; }
 /* The lab template sets font-family: inherit on output <pre>: code shown by wb.showCode() is code. */
-.jp-RenderedMarkdown pre, .jp-RenderedMarkdown pre code { font-family: var(--jp-code-font-family); }
+.jp-OutputArea-output.jp-RenderedMarkdown pre, .jp-OutputArea-output.jp-RenderedMarkdown pre code {
+  font-family: var(--jp-code-font-family, ui-monospace, Menlo, Consolas, monospace); font-size: 13px;
+}
+/* Code and diffs shown by wb.showCode() / wb.showDiff() sit in a box, as code does in the cells. */
+.jp-OutputArea-output.jp-RenderedMarkdown .highlight pre {
+  background: #f6f8fa; border: 1px solid #e1e4e8; border-radius: 4px; padding: 8px 12px;
+}
+.jp-RenderedMarkdown .highlight .gd { color: #b31d28; background: #ffeef0; }
+.jp-RenderedMarkdown .highlight .gi { color: #22863a; background: #f0fff4; }
+.jp-RenderedMarkdown .highlight .gh, .jp-RenderedMarkdown .highlight .gu { color: #6f42c1; font-weight: bold; }
 .jp-OutputArea-output { overflow-x: auto; }
 .jp-RenderedMarkdown table, .jp-RenderedHTMLCommon table { display: block; overflow-x: auto; max-width: 100%; }
 .jp-RenderedImage img, .jp-RenderedSVG img { max-width: 100%; height: auto; }
