@@ -95,11 +95,23 @@ function answeredNothing(e: Error): boolean {
   return !!r && r.totalRequests === 0 && outcomeProblems(r).length === 0;
 }
 
-const NO_FIGURES = {
-  cpuPerRequestUs: null,
-  latencyMs: { p50: NaN, p90: NaN, p99: NaN },
-  generatorSaturated: false,
-};
+/** A run without load figures: one that failed (value NaN, with why), or one that got no answer (value 0). */
+function withoutFigures(
+  label: string,
+  failure: string | null,
+  background: ContentionTotals | null,
+  value = NaN,
+): ExerciseRun {
+  return {
+    label,
+    value,
+    cpuPerRequestUs: null,
+    latencyMs: { p50: NaN, p90: NaN, p99: NaN },
+    background,
+    failure,
+    generatorSaturated: false,
+  };
+}
 
 export interface ExerciseRun {
   label: string;
@@ -153,16 +165,8 @@ export async function exerciseRun(
       const e = r.reason as Error;
       // No answer within the round and nothing failed: the app was too slow to answer at all (or still
       // serving the queue of the run before). That is a measurement, 0 req/s, not a failure.
-      if (answeredNothing(e)) return { ...NO_FIGURES, label, value: 0, background: totals, failure: bgFailure };
-      return {
-        label,
-        value: NaN,
-        cpuPerRequestUs: null,
-        latencyMs: { p50: NaN, p90: NaN, p99: NaN },
-        background: totals,
-        failure: e instanceof WorkbookError ? e.summary : e.message,
-        generatorSaturated: false,
-      };
+      if (answeredNothing(e)) return withoutFigures(label, bgFailure, totals, 0);
+      return withoutFigures(label, e instanceof WorkbookError ? e.summary : e.message, totals);
     }
     return {
       label,
@@ -185,17 +189,7 @@ export async function exerciseRun(
     b.status === "rejected"
       ? `the background load failed: ${(b.reason as Error).message}`
       : totals && pacedFailure(totals);
-  if (c.status === "rejected") {
-    return {
-      label,
-      value: NaN,
-      cpuPerRequestUs: null,
-      latencyMs: { p50: NaN, p90: NaN, p99: NaN },
-      background: totals,
-      failure: (c.reason as Error).message,
-      generatorSaturated: false,
-    };
-  }
+  if (c.status === "rejected") return withoutFigures(label, (c.reason as Error).message, totals);
   const cheap = c.value;
   return {
     label,
@@ -215,15 +209,7 @@ export async function exerciseRun(
  * the growth in MB: what the requests left behind.
  */
 async function heapGrowthRun(app: AppHandle, spec: ExerciseSpec, share: number, label: string): Promise<ExerciseRun> {
-  const failed = (failure: string): ExerciseRun => ({
-    label,
-    value: Number.NaN,
-    cpuPerRequestUs: null,
-    latencyMs: { p50: Number.NaN, p90: Number.NaN, p99: Number.NaN },
-    background: null,
-    failure,
-    generatorSaturated: false,
-  });
+  const failed = (failure: string): ExerciseRun => withoutFigures(label, failure, null);
   const rate = spec.load.rate!;
   const before = await heapAfterGc(app).catch((e: Error) => e);
   if (before instanceof Error) return failed(before.message);
