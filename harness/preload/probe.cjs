@@ -118,6 +118,7 @@ function startSampling(interval, send) {
     send({
       type: 'sample',
       t: Date.now(),
+      mono: now,
       intervalMs: now - last,
       rss: m.rss,
       heapUsed: m.heapUsed,
@@ -161,6 +162,9 @@ const post = (method, params) =>
 async function answer(req) {
   const fs = require('node:fs')
   switch (req.cmd) {
+    // The app's monotonic clock, to mark a stretch of its samples (the wall clock can be set meanwhile).
+    case 'now':
+      return { mono: require('node:perf_hooks').performance.now() }
     case 'heap-snapshot':
       return { file: require('node:v8').writeHeapSnapshot(req.file) }
     case 'heap-sampling-start':

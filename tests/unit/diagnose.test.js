@@ -122,6 +122,41 @@ test('mixed evidence says so: two rules that fire, or a reading close to its lin
   t.assert.strictEqual(checkText(close.findings[3].checks[0]), 'event-loop utilisation 99 % >= 90 %')
 })
 
+// --- the watched stretch: cut on the app's own clock, and refused when its samples are too few
+
+const { AppChannel } = internal('apps/channel')
+const { covering } = internal('diagnose/collect')
+const tick = (mono, intervalMs = 200) => ({ t: 1_800_000_000_000 - 3_600_000 * (mono > 2000), mono, intervalMs })
+
+test("a stretch's samples are cut on the app's monotonic clock, whatever the wall clock did", (t) => {
+  const channel = new AppChannel('x')
+  // the wall clock is stepped back an hour halfway: every sample after it has a t before the stretch began
+  channel.samples.push(...[200, 400, 1000, 2200, 3000, 4000, 4400].map((m) => tick(m)))
+  t.assert.deepStrictEqual(
+    channel.samplesIn(300, 4000).map((s) => s.mono),
+    [400, 1000, 2200, 3000, 4000],
+  )
+  channel.close()
+})
+
+test('a diagnosis refuses a verdict from samples covering under half the watched seconds, and says why', (t) => {
+  const win = { from: 0, to: 4000, startedAt: 0 }
+  const all = Array.from({ length: 20 }, (_, i) => tick(200 * (i + 1)))
+  t.assert.strictEqual(covering('srv', win, all).length, 20)
+  t.assert.strictEqual(covering('srv', win, all.slice(0, 10)).length, 10) // half: enough
+  for (const few of [[], all.slice(0, 2)]) {
+    t.assert.throws(
+      () => covering('srv', win, few),
+      (e) =>
+        e.code === 'WB_NO_REPORT' &&
+        e.message.includes(
+          `sent ${few.length} samples covering ${(few.length * 0.2).toFixed(1)} s of the 4.0 s watched`,
+        ) &&
+        /Diagnose again/.test(e.message),
+    )
+  }
+})
+
 // --- six ordinary servers under load: each diagnosis must tell its kind of trouble
 
 const diagnosed = (file, opts) => wb.diagnose(server(file), { ...SHORT, ...opts })

@@ -5,7 +5,20 @@ const { fixture, SHORT, serveHere, internal } = require('./helpers')
 const { LoadTestError } = require('./helpers').internal('core/errors')
 
 test('runLoad returns a tidy record with spread, percentiles, usage and fingerprint', async (t) => {
-  const r = await h.withApp('hello-http', (app) => h.runLoad({ target: app, connections: 5, ...SHORT, warmup: 1 }))
+  const edges = []
+  const onMeasured = (edge, at) => edges.push([edge, at])
+  const t0 = performance.now()
+  const r = await h.withApp('hello-http', (app) =>
+    h.runLoad({ target: app, connections: 5, ...SHORT, warmup: 1, onMeasured }),
+  )
+  // the measured runs' edges: after the 1 s warm-up, around both runs, before runLoad returned
+  t.assert.deepStrictEqual(
+    edges.map(([edge]) => edge),
+    ['start', 'end'],
+  )
+  const [[, start], [, end]] = edges
+  t.assert.ok(start - t0 >= 1000 && end - start >= 2 * SHORT.duration * 1000, JSON.stringify({ t0, edges }))
+  t.assert.ok(end <= performance.now())
   t.assert.strictEqual(r.reqPerSec.runs.length, 2)
   t.assert.ok(r.reqPerSec.min <= r.reqPerSec.median && r.reqPerSec.median <= r.reqPerSec.max)
   t.assert.ok(r.reqPerSec.median > 0)

@@ -42,9 +42,13 @@ test('gcSummary with no wall time gives zeros; with no answers, no figure per an
   for (const v of Object.values(gcSummary(30, 3, 0, 100))) t.assert.ok(Number.isFinite(v), String(v))
 })
 
-/** A probe sample: t in ms since the epoch, memory in MB (the probe sends bytes). */
-const sample = (t, mb, gcMs = 0, intervalMs = 250, gcCount = 0) => ({
-  t,
+/**
+ * A probe sample: `mono` on the app's monotonic clock (ms), memory in MB (the probe sends bytes). Its
+ * wall-clock `t` runs backwards, as a clock stepped by a time sync can: nothing may be read from it.
+ */
+const sample = (mono, mb, gcMs = 0, intervalMs = 250, gcCount = 0) => ({
+  t: 1_700_000_000_000 - mono,
+  mono,
   intervalMs,
   rss: mb.rss * MB,
   heapUsed: mb.heapUsed * MB,

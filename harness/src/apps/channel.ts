@@ -25,8 +25,10 @@ export interface ListenReport {
 
 /** One interval of the probe's sampling (WORKBOOK_PROBE_INTERVAL_MS), as the app measured it. */
 export interface ProbeSample {
-  /** Milliseconds since the epoch, at the end of the interval. */
+  /** Milliseconds since the epoch, at the end of the interval (for display: the wall clock can be set meanwhile). */
   t: number;
+  /** The app's monotonic clock (performance.now()) at the end of the interval, ms: what stretches are cut by. */
+  mono: number;
   intervalMs: number;
   /** process.memoryUsage() at the end of the interval, in bytes. */
   rss: number;
@@ -97,6 +99,32 @@ export class AppChannel extends EventEmitter {
       throw new WorkbookError("WB_TIMEOUT", `the app did not answer the probe's ${cmd} within ${timeoutMs} ms`);
     if (!r.ok) throw new WorkbookError("WB_NO_REPORT", `the app's probe failed ${cmd}: ${r.error}`);
     return r.value as T;
+  }
+
+  /** The app's monotonic clock now, ms: one end of a stretch of samples (see `samplesIn`). */
+  async now(): Promise<number> {
+    return (await this.request<{ mono: number }>("now", {}, 60_000)).mono;
+  }
+
+  /**
+   * The app's monotonic clock minus this process's performance.now(), ms: add it to a time taken
+   * here to cut the app's samples at it. From one round trip, taken at its middle: within half of
+   * it (about a millisecond while the app is idle). Both are CLOCK_MONOTONIC: they never drift apart.
+   */
+  async offset(): Promise<number> {
+    const before = performance.now();
+    const mono = await this.now();
+    return mono - (before + performance.now()) / 2;
+  }
+
+  /**
+   * The samples of a stretch marked by two `now()` readings: those whose interval's middle falls in
+   * it. Cut on the app's own monotonic clock, not the wall clock, which a time sync may step while
+   * a load runs (then a stretch cut by `Date.now()` can lose all its samples).
+   */
+  samplesIn(from: number, to: number): ProbeSample[] {
+    const mid = (s: ProbeSample) => s.mono - s.intervalMs / 2;
+    return this.samples.filter((s) => mid(s) >= from && mid(s) <= to);
   }
 
   close(): void {

@@ -22,7 +22,7 @@ export interface DiagnosisCharts {
 const MB = 2 ** 20;
 
 function timeline(c: Collected): Chart {
-  const x = (s: ProbeSample) => Math.round((s.t - c.window.startMs) / 100) / 10;
+  const x = (s: ProbeSample) => Math.round((s.mono - c.window.from) / 100) / 10;
   const of = (f: (s: ProbeSample) => number, series: string): SeriesPoint[] =>
     c.samples.map((s) => ({ x: x(s), y: f(s), series }));
   const common = { xLabel: "seconds", height: 150, dots: false };
@@ -60,7 +60,7 @@ function timeline(c: Collected): Chart {
     ],
     {
       title: `${c.app} ${c.route}: what the probe saw`,
-      subtitle: `one point per ${c.sampleMs} ms sample, over the ${fmt((c.window.endMs - c.window.startMs) / 1000)} s watched (no profiler attached)`,
+      subtitle: `one point per ${c.sampleMs} ms sample, over the ${fmt((c.window.to - c.window.from) / 1000)} s watched (no profiler attached)`,
     },
   );
 }

@@ -45,15 +45,18 @@ export interface Collected {
   sampleMs: number;
   /** Where the profiles (and the report) go: results/diagnose/<app>-<time>/. */
   dir: string;
-  /** The watched stretch, ms since the epoch. */
-  window: { startMs: number; endMs: number };
+  /**
+   * The watched stretch: `from` and `to` on the app's monotonic clock (ms; what its samples are cut
+   * by), and when it began by the wall clock (for display).
+   */
+  window: { from: number; to: number; startedAt: number };
   warmup: LoadResult;
   /** The watched load, and the profiled one. */
   load: LoadResult;
   profiled: LoadResult;
   /** heapUsed (MB) after a full garbage collection just before and just after the watched load: what the app keeps. */
   retained: { start: number; end: number };
-  /** The probe's samples whose interval's middle falls in the watched window. */
+  /** The probe's samples whose interval's middle falls in the watched window (most of it: see `coverage`). */
   samples: ProbeSample[];
   cpuProfile: V8CpuProfile;
   cpuProfileFile: string;
@@ -62,7 +65,7 @@ export interface Collected {
   exit: ExitInfo;
 }
 
-/** A request to the app's probe; a failure says which, with the app's stderr. */
+/** A request to the app's probe (or `offset`, its clock's); a failure says which, with the app's stderr. */
 async function ask<T>(
   app: AppHandle,
   channel: AppChannel,
@@ -70,7 +73,7 @@ async function ask<T>(
   args: Record<string, unknown> = {},
 ): Promise<T> {
   try {
-    return await channel.request<T>(cmd, args, 60_000);
+    return cmd === "offset" ? ((await channel.offset()) as T) : await channel.request<T>(cmd, args, 60_000);
   } catch (e) {
     throw new WorkbookError("WB_NO_REPORT", `diagnose: the probe in "${app.name}" could not ${cmd}`, {
       app: app.name,
@@ -78,6 +81,23 @@ async function ask<T>(
       cause: e,
     });
   }
+}
+
+/**
+ * The watched samples, or an error when they cover less than half the window: a verdict read from
+ * a few samples (or none: every rule then reads "no") would call any server healthy.
+ */
+export function covering(app: string, w: Collected["window"], samples: ProbeSample[]): ProbeSample[] {
+  const watched = (w.to - w.from) / 1000;
+  const covered = samples.reduce((a, s) => a + s.intervalMs, 0) / 1000;
+  if (covered >= watched / 2) return samples;
+  throw new WorkbookError(
+    "WB_NO_REPORT",
+    `diagnose: the probe in "${app}" sent ${samples.length} samples covering ${covered.toFixed(1)} s of the ` +
+      `${watched.toFixed(1)} s watched, too few for a verdict. Diagnose again; if it recurs, the app may ` +
+      "stop its timers (the probe samples on one) or exit during the load.",
+    { app },
+  );
 }
 
 export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected> {
@@ -90,16 +110,27 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
     const channel = app.channel;
     const base = { ...o.load, target: app, path: o.route, connections: o.connections, warmup: 0, repeats: 1 };
     let warmup: LoadResult, load: LoadResult, profiled: LoadResult;
-    const window = { startMs: 0, endMs: 0 };
+    const window = { from: 0, to: 0, startedAt: 0 };
     const retained = { start: NaN, end: NaN };
     try {
       if (!channel) throw new WorkbookError("WB_BAD_OPTION", "diagnose needs Node: the probe does not run on Bun");
       warmup = await runLoad({ ...base, duration: o.warmupSeconds, live: false, label: `${name} (warm-up)` });
       const kept = async () => (await heapAfterGc(app)).heapUsed;
       retained.start = await kept();
-      window.startMs = Date.now();
-      load = await runLoad({ ...base, duration: o.seconds, live: o.live, label: `${name} ${o.route}` });
-      window.endMs = Date.now();
+      window.startedAt = Date.now();
+      // The window is the load's measured seconds on the app's clock: not the live chart's start-up
+      // or final drawing, during which the app waits (measured: up to 1 s, enough to read a loop
+      // blocked 100 % of the load as 80 % busy).
+      const offset = await ask<number>(app, channel, "offset");
+      load = await runLoad({
+        ...base,
+        duration: o.seconds,
+        live: o.live,
+        label: `${name} ${o.route}`,
+        onMeasured: (edge, at) => {
+          window[edge === "start" ? "from" : "to"] = at + offset;
+        },
+      });
       retained.end = await kept();
       await ask(app, channel, "heap-sampling-start", { intervalBytes: o.heapIntervalBytes, includeCollected: true });
       await ask(app, channel, "cpu-profile-start", { intervalUs: 1000 });
@@ -110,7 +141,6 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
     } finally {
       await app.stop();
     }
-    const mid = (s: ProbeSample) => s.t - s.intervalMs / 2;
     const read = <T>(file: string) => JSON.parse(fs.readFileSync(file, "utf8")) as T;
     return {
       app: name,
@@ -122,7 +152,7 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
       warmup,
       load,
       profiled,
-      samples: channel!.samples.filter((s) => mid(s) >= window.startMs && mid(s) <= window.endMs),
+      samples: covering(name, window, channel!.samplesIn(window.from, window.to)),
       cpuProfile: read<V8CpuProfile>(cpuProfileFile),
       cpuProfileFile,
       heapProfile: read<V8HeapProfile>(heapProfileFile),

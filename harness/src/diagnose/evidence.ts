@@ -112,9 +112,9 @@ export function gather(c: Collected): Evidence {
   const s: ProbeSample[] = c.samples;
   const wallMs = s.reduce((a, x) => a + x.intervalMs, 0) || 1;
   const sum = (f: (x: ProbeSample) => number) => s.reduce((a, x) => a + f(x), 0);
-  const x = (t: number) => (t - c.window.startMs) / 1000;
-  const heapFit = slope(s.map((p) => ({ x: x(p.t), y: p.heapUsed / MB })));
-  const rssFit = slope(s.map((p) => ({ x: x(p.t), y: p.rss / MB })));
+  const x = (mono: number) => (mono - c.window.from) / 1000;
+  const heapFit = slope(s.map((p) => ({ x: x(p.mono), y: p.heapUsed / MB })));
+  const rssFit = slope(s.map((p) => ({ x: x(p.mono), y: p.rss / MB })));
   const stalls = s.map((p) => Math.max(p.delayMaxMs, p.intervalMs - c.sampleMs));
   const gcByKind: Record<string, number> = {};
   for (const p of s) for (const [k, v] of Object.entries(p.gcByKind)) gcByKind[k] = (gcByKind[k] ?? 0) + v;
@@ -122,7 +122,7 @@ export function gather(c: Collected): Evidence {
   const allocations = heapFlame(withoutProbe(c.heapProfile));
   const profiledSeconds = flame.durationMs / 1000;
   const cpuPerRequestMs = c.load.cpuPerRequestUs ? c.load.cpuPerRequestUs.median / 1000 : null;
-  const seconds = (c.window.endMs - c.window.startMs) / 1000;
+  const seconds = (c.window.to - c.window.from) / 1000;
   return {
     seconds,
     samples: s.length,

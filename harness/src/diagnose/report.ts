@@ -84,7 +84,7 @@ export function reportHtml(c: Collected, e: Evidence, v: Verdict, charts: Diagno
 <html lang="en"><head><meta charset="utf-8"><title>Diagnosis: ${esc(c.app)} ${esc(c.route)}</title><style>${STYLE}</style></head>
 <body>
 <h1>Diagnosis: ${esc(c.app)} ${esc(c.route)}</h1>
-<p class="meta">${esc(new Date(c.window.startMs).toISOString())} · ${esc(describeMachine())}</p>
+<p class="meta">${esc(new Date(c.window.startedAt).toISOString())} · ${esc(describeMachine())}</p>
 <h2>Verdict</h2>
 <pre>${esc(v.lines.join("\n"))}</pre>
 <h2>Every rule and the numbers it compared</h2>

@@ -121,7 +121,10 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const runHist = histogram();
       const perSecond: Second[] = [];
       const result = await oneRun(url, cfg, opts, seconds, app, {
-        onStart: () => counter.start(),
+        onStart: () => {
+          counter.start();
+          if (measured && runs.length === 0) opts.onMeasured?.("start", performance.now());
+        },
         onTick: (t) => {
           const sec = counter.tick(t.requests);
           perSecond.push(sec);
@@ -147,6 +150,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       }
       runs.push({ figures: steadyFigures(run, perSecond, summarise(runHist)), result });
     }
+    opts.onMeasured?.("end", performance.now());
   } catch (e) {
     live.close();
     throw e;

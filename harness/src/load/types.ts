@@ -37,6 +37,12 @@ export interface LoadOptions {
   live?: boolean;
   /** Pin the load generator to its own core. Default: when the app is pinned (see pinning()). */
   pin?: boolean;
+  /**
+   * Called as the measured runs begin (after the warm-up) and as they end (before the final chart is
+   * drawn), with this process's performance.now(): for a tool that cuts its own samples to the load
+   * (the diagnosis), leaving out set-up and drawing, during which the app waits.
+   */
+  onMeasured?: (edge: "start" | "end", at: number) => void;
 }
 
 /** Latency percentiles in ms, and how many answers they summarise. */

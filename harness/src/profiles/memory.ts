@@ -42,9 +42,9 @@ export async function heapAfterGc(app: AppHandle): Promise<MemoryUsageMB> {
 
 /** The probe's samples as chart rows, seconds counted from the first. */
 export function memoryRows(samples: readonly ProbeSample[]): MemoryRow[] {
-  const t0 = samples[0]?.t ?? 0;
+  const t0 = samples[0]?.mono ?? 0;
   return samples.map((s) => ({
-    t: (s.t - t0) / 1000,
+    t: (s.mono - t0) / 1000,
     rssMB: s.rss / MB,
     heapUsedMB: s.heapUsed / MB,
     heapTotalMB: s.heapTotal / MB,
@@ -107,10 +107,11 @@ export async function watchMemory(ref: AppRef, opts: WatchOptions): Promise<Memo
     ref,
     async (app) => {
       const retainedBefore = opts.retained === false ? null : await heapAfterGc(app);
-      const from = Date.now();
+      const probe = probeOf(app, "sampling memory");
+      const from = await probe.now();
       const load = await runLoad({ ...opts.load, target: app });
       await sleep(sampleMs + 50); // the last interval of the load
-      const samples = app.channel?.samples.filter((s) => s.t > from) ?? [];
+      const samples = probe.samplesIn(from, await probe.now());
       if (samples.length < 2)
         throw new WorkbookError(
           "WB_NO_REPORT",
@@ -165,10 +166,10 @@ export async function heapSnapshots(ref: AppRef, opts: HeapSnapshotsOptions): Pr
       const { dir, done } = profileDir("heap-snapshots", app.name);
       try {
         const files = [path.join(dir, "before.heapsnapshot"), path.join(dir, "after.heapsnapshot")] as [string, string];
-        const t0 = Date.now();
+        const t0 = performance.now();
         const loading = runLoad({ ...opts.load, target: app, warmup: 0, repeats: 1, duration: at[1] + 1, live: false });
         for (const [i, second] of at.entries()) {
-          await sleep(t0 + second * 1000 - Date.now());
+          await sleep(t0 + second * 1000 - performance.now());
           await probeOf(app, "a heap snapshot").request("heap-snapshot", { file: files[i] });
         }
         const load = await loading;
