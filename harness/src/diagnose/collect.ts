@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AppChannel, ProbeSample } from "../apps/channel";
+import type { ProbeSample } from "../apps/channel";
 import { type AppRef, resolveApp } from "../apps/registry";
 import type { ExitInfo } from "../apps/spawn";
 import { type AppHandle, type StartOptions, startApp } from "../apps/start";
@@ -65,17 +65,12 @@ export interface Collected {
   exit: ExitInfo;
 }
 
-/** A request to the app's probe (or `offset`, its clock's); a failure says which, with the app's stderr. */
-async function ask<T>(
-  app: AppHandle,
-  channel: AppChannel,
-  cmd: string,
-  args: Record<string, unknown> = {},
-): Promise<T> {
+/** A call to the app's probe; a failure says what could not be done, with the app's stderr. */
+async function ask<T>(app: AppHandle, what: string, call: () => Promise<T>): Promise<T> {
   try {
-    return cmd === "offset" ? ((await channel.offset()) as T) : await channel.request<T>(cmd, args, 60_000);
+    return await call();
   } catch (e) {
-    throw new WorkbookError("WB_NO_REPORT", `diagnose: the probe in "${app.name}" could not ${cmd}`, {
+    throw new WorkbookError("WB_NO_REPORT", `diagnose: the probe in "${app.name}" could not ${what}`, {
       app: app.name,
       stderr: app.stderr(),
       cause: e,
@@ -119,9 +114,9 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
       retained.start = await kept();
       window.startedAt = Date.now();
       // The window is the load's measured seconds on the app's clock: not the live chart's start-up
-      // or final drawing, during which the app waits (measured: up to 1 s, enough to read a loop
-      // blocked 100 % of the load as 80 % busy).
-      const offset = await ask<number>(app, channel, "offset");
+      // or final drawing, during which the app waits (measured: up to 1 s; in a 4 s window, that
+      // reads a loop blocked all along as 80 % busy, under the blocked line).
+      const offset = await ask(app, "read its clock", () => channel.offset());
       load = await runLoad({
         ...base,
         duration: o.seconds,
@@ -132,11 +127,13 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
         },
       });
       retained.end = await kept();
-      await ask(app, channel, "heap-sampling-start", { intervalBytes: o.heapIntervalBytes, includeCollected: true });
-      await ask(app, channel, "cpu-profile-start", { intervalUs: 1000 });
+      const probe = (cmd: string, args: Record<string, unknown>) =>
+        ask(app, cmd, () => channel.request(cmd, args, 60_000));
+      await probe("heap-sampling-start", { intervalBytes: o.heapIntervalBytes, includeCollected: true });
+      await probe("cpu-profile-start", { intervalUs: 1000 });
       profiled = await runLoad({ ...base, duration: o.profileSeconds, live: false, label: `${name} (profiled)` });
-      await ask(app, channel, "cpu-profile-stop", { file: cpuProfileFile });
-      await ask(app, channel, "heap-sampling-stop", { file: heapProfileFile });
+      await probe("cpu-profile-stop", { file: cpuProfileFile });
+      await probe("heap-sampling-stop", { file: heapProfileFile });
       await sleep(o.sampleMs); // nothing pending on the channel
     } finally {
       await app.stop();
