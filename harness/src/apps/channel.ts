@@ -118,9 +118,9 @@ export class AppChannel extends EventEmitter {
   }
 
   /**
-   * The samples of a stretch marked by two `now()` readings: those whose interval's middle falls in
-   * it. Cut on the app's own monotonic clock, not the wall clock, which a time sync may step while
-   * a load runs (then a stretch cut by `Date.now()` can lose all its samples).
+   * The samples of a stretch of the app's monotonic clock (two `now()` readings, or times taken here
+   * plus `offset()`): those whose interval's middle falls in it. Not cut by the wall clock, which a
+   * time sync may step while a load runs (then a stretch cut by `Date.now()` can lose its samples).
    */
   samplesIn(from: number, to: number): ProbeSample[] {
     const mid = (s: ProbeSample) => s.mono - s.intervalMs / 2;

@@ -56,7 +56,7 @@ export interface Collected {
   profiled: LoadResult;
   /** heapUsed (MB) after a full garbage collection just before and just after the watched load: what the app keeps. */
   retained: { start: number; end: number };
-  /** The probe's samples whose interval's middle falls in the watched window (most of it: see `coverage`). */
+  /** The probe's samples whose interval's middle falls in the watched window (at least half of it: see `covering`). */
   samples: ProbeSample[];
   cpuProfile: V8CpuProfile;
   cpuProfileFile: string;
