@@ -120,6 +120,11 @@ test('mixed evidence says so: two rules that fire, or a reading close to its lin
   // a share near 1 is compared by what is left of it: 98 % busy is not "close to" 90 %
   t.assert.strictEqual(decide(evidence({ elu: 0.98, stallMs: 120 })).mixed, false)
   t.assert.strictEqual(checkText(close.findings[3].checks[0]), 'event-loop utilisation 99 % >= 90 %')
+  // a reading that would print as its line gets one more digit, so the sign between them reads true
+  const { check } = internal('diagnose/checks')
+  t.assert.strictEqual(checkText(check('busy', 0.8962, '>=', 0.9, 'share')), 'busy 89.6 % < 90 %')
+  t.assert.strictEqual(checkText(check('ratio', 19.98, '>=', 20, 'x')), 'ratio 19.98x < 20.0x')
+  t.assert.strictEqual(checkText(check('stall', 20, '>=', 20, 'ms')), 'stall 20 ms >= 20 ms')
 })
 
 // --- the watched stretch: cut on the app's own clock, and refused when its samples are too few
@@ -222,7 +227,7 @@ test('a healthy server, diagnosed from the command line: healthy, the report wri
     env: { ...process.env, WORKBOOK_PROFILE: 'quick' },
   })
   t.assert.match(stdout, /^verdict: healthy$/m)
-  t.assert.match(stdout, /^ {2}not GC pressure: GC pauses, share of wall time \d+ % < 20 %$/m)
+  t.assert.match(stdout, /^ {2}not GC pressure: GC pauses, share of wall time \d+(\.\d)? % < 20 %$/m)
   const report = /^report: (.+\.html)$/m.exec(stdout)?.[1]
   t.assert.ok(report, stdout)
   const html = fs.readFileSync(path.resolve(root, report), 'utf8')

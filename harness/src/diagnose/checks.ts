@@ -38,10 +38,20 @@ const show = (v: number, unit: Check["unit"]) => {
 
 const NOT = { ">=": "<", "<=": ">" } as const;
 
+/** The reading, with one more digit when it would print as its line: "89.6 % < 90 %", not "90 % < 90 %". */
+function reading(c: Check): string {
+  const text = show(c.value, c.unit);
+  if (text !== show(c.threshold, c.unit) || c.value === c.threshold) return text;
+  if (c.unit === "share") return pct(c.value, 1);
+  const digits = c.value.toPrecision(4);
+  if (c.unit === "x") return `${digits}x`;
+  return c.unit ? `${digits} ${c.unit}` : digits;
+}
+
 /** "event-loop utilisation 98 % >= 90 %" (or "< 90 %" when it does not hold). */
 export function checkText(c: Check): string {
   const op = c.holds ? c.op : NOT[c.op];
-  return `${c.what} ${show(c.value, c.unit)} ${op} ${show(c.threshold, c.unit)}`;
+  return `${c.what} ${reading(c)} ${op} ${show(c.threshold, c.unit)}`;
 }
 
 const WHOSE: Record<string, string> = { user: "the app's", dependency: "a dependency's", node: "Node's" };
