@@ -106,6 +106,19 @@ test('end labels of series that end close together are nudged apart; distant one
   })
   t.assert.ok(ys[0] !== null && ys[1] !== null, svg.slice(0, 300))
   t.assert.ok(ys[1] - ys[0] >= 10, `labels ${ys[0]} and ${ys[1]} overlap`)
+  // an end with no place on the axis (NaN) keeps its label unmoved and moves no other
+  const odd = labelNudges([{ x: 3, y: Number.NaN, series: 'none' }, ...close], 200, linear)
+  t.assert.deepStrictEqual(Object.fromEntries(odd.map((e) => [e.series, e.dy])), { none: 0, ...dy })
+  // and a NaN among a chart's values leaves every end label drawn
+  const withNaN = h.lines(
+    [
+      { x: 1, y: Number.NaN, series: 'server' },
+      { x: 3, y: 75, series: 'server' },
+      { x: 3, y: 20, series: 'generator' },
+    ],
+    { title: 'cpu', xLabel: 'seconds', yLabel: '%' },
+  ).svg
+  for (const name of ['server', 'generator']) t.assert.match(withNaN, new RegExp(`>${name}</text>`))
 })
 
 test('axis labels fit their margin and read as numbers: 40k, not a clipped "0,000"; 0.1, not SI "100m"', (t) => {

@@ -31,7 +31,9 @@ export function lines(points: SeriesPoint[], meta: LinesMeta): Chart {
   const height = meta.height ?? 260;
   const ys = [...points.map((p) => p.y), ...(meta.reference !== undefined ? [meta.reference] : [])];
   const y = numberAxis(ys, { log: meta.logY, zero: !meta.logY, pixels: height - 50 });
-  const [lo, hi] = [Math.min(...ys, meta.logY ? Infinity : 0), Math.max(...ys)];
+  // On the values the axis can show, as numberAxis reads them: one NaN would make every label's place NaN.
+  const shown = ys.filter((v) => Number.isFinite(v) && (!meta.logY || v > 0));
+  const [lo, hi] = [Math.min(...shown, meta.logY ? Infinity : 0), Math.max(...shown)];
   const ends = labelNudges(lastPoints(points), height - 50, (v) =>
     meta.logY ? Math.log(v / lo) / Math.log(hi / lo || 2) : (v - lo) / (hi - lo || 1),
   );
@@ -100,12 +102,16 @@ export function labelNudges(
   gap = 11,
 ): (SeriesPoint & { dy: number })[] {
   const top = (p: SeriesPoint) => (1 - share(p.y)) * pixels;
+  const placed = ends.filter((p) => Number.isFinite(top(p)));
   let below = -Infinity;
-  return [...ends]
-    .sort((a, b) => top(a) - top(b))
-    .map((p) => {
-      const at = Math.max(top(p), below + gap);
-      below = at;
-      return { ...p, dy: Math.round(at - top(p)) };
-    });
+  return [
+    ...ends.filter((p) => !placed.includes(p)).map((p) => ({ ...p, dy: 0 })), // no place to keep clear of
+    ...placed
+      .sort((a, b) => top(a) - top(b))
+      .map((p) => {
+        const at = Math.max(top(p), below + gap);
+        below = at;
+        return { ...p, dy: Math.round(at - top(p)) };
+      }),
+  ];
 }
