@@ -34,19 +34,21 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup lab test lint format test-unit test-notebooks test-exercises exercises grade bench-harness execute clean distclean
+.PHONY: venv kernel FORCE help setup lab test lint format test-unit test-integration test-notebooks test-exercises exercises grade bench-harness spreads execute clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
 	@echo "make lab             set up (idempotent) and open JupyterLab on 127.0.0.1 with the tslab kernel"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
+	@echo "make test-integration  end to end against live servers: the harness, the diagnosis, the exercise notebooks, grading"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
-	@echo "make bench-harness   measure the harness's method: two apps pinned and unpinned, in rounds (BENCH_ARGS=--chart f.png)"
+	@echo "make bench-harness   measure the harness's method: node:http over Express by wrk and autocannon, long rounds and 1-s pairs (BENCH_ARGS=--chart f.png)"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"
 	@echo "make diagnose APP=path/to/server.js [ROUTE=/path]   what holds a server back, from one short load"
+	@echo "make calibrate-diagnosis [RUNS=10] [BUSY=1]   re-measure the diagnosis's lines on the servers of tests/fixtures/diagnose/"
 	@echo "make book            render every notebook, executed, into build/book/ (one HTML page each)"
 	@echo "make test-browser    open the book and JupyterLab in Chromium and check what a learner sees"
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
@@ -105,12 +107,19 @@ format:
 test-unit:
 	$(NODE) --test --test-reporter=spec tests/unit/
 
+# End to end against live servers, where a test times or classifies them (slow; CI runs it after
+# make test): the harness (tests/integration/), the exercise notebooks both ways and a class's grading.
+test-integration: setup
+	$(NODE) --test --test-reporter=spec tests/integration/
+	$(PY) -m pytest -v --durations=8 -m integration tests/exercises
+
 test-notebooks:
 	$(PY) -m pytest -v --durations=8 tests/notebooks
 
-# Exercises: regenerated from solutions/, checked both ways, graded (tests/exercises/).
+# Exercises: regenerated from solutions/ and compared, the grader's bookkeeping, reset (tests/exercises/;
+# each check run both ways, the notebooks end to end and a whole class's grading: make test-integration).
 test-exercises:
-	$(PY) -m pytest -v --durations=8 tests/exercises
+	$(PY) -m pytest -v --durations=8 -m "not integration" tests/exercises
 
 exercises: venv
 	$(PY) scripts/exercises.py generate
@@ -125,7 +134,13 @@ grade: setup
 execute: setup
 	$(PY) scripts/execute.py notebooks build/executed
 
-# e.g. BENCH_ARGS="--rounds 10 --chart docs/method.png"
+# Every check's measured spread from repeated runs (scripts/spreads.py), e.g.
+# make spreads NOTEBOOKS="notebooks/02-event-loop.ipynb" SPREAD_ARGS="--runs 5 --busy"
+SPREAD_ARGS ?= --runs 5
+spreads: setup
+	$(PY) scripts/spreads.py $(SPREAD_ARGS) $(NOTEBOOKS)
+
+# e.g. BENCH_ARGS="--pairs 30 --chart docs/method.png"
 BENCH_ARGS ?=
 bench-harness: setup
 	$(NODE) scripts/bench-harness.js $(BENCH_ARGS)

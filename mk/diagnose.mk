@@ -8,3 +8,15 @@ diagnose: diagnose-args setup
 
 diagnose-args:
 	@test -n "$(APP)" || { echo "usage: make diagnose APP=path/to/server.js [ROUTE=/path]  (a server file of yours, or an app of the registry)" >&2; exit 2; }
+
+# make calibrate-diagnosis [RUNS=10] [BUSY=1]: diagnose every server of tests/fixtures/diagnose/cases.json
+# RUNS times (quiet, or beside a busy loop on every CPU), append the evidence to
+# build/calibration/evidence.jsonl, then print the lines fitted from all of it, the confusion matrix and
+# the leave-one-out check (scripts/calibrate-diagnosis.js; about 10 s a diagnosis, 23 cases).
+# make calibrate-diagnosis-report: the same report from what is recorded, with nothing measured.
+.PHONY: calibrate-diagnosis calibrate-diagnosis-report
+calibrate-diagnosis: setup
+	WORKBOOK_PROFILE=quick $(NODE) scripts/calibrate-diagnosis.js --runs "$(or $(RUNS),10)" $(if $(BUSY),--busy)
+
+calibrate-diagnosis-report: setup
+	$(NODE) scripts/calibrate-diagnosis.js --report

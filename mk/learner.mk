@@ -1,4 +1,4 @@
-# Learner comforts (docs/drafts/book-browser-binder.md).
+# Learner comforts (README: "For instructors", "Commands").
 #   make setup          also writes JupyterLab's defaults: no "official Jupyter news" pop-up (scripts/labsettings.py)
 #   make reset-exercise EXERCISE=01-etag
 #                       back up the learner's edited app/ files and notebook into

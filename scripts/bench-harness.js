@@ -1,98 +1,114 @@
 'use strict'
-// `make bench-harness`: the harness measuring its own method, in one run. Two framework apps, each
-// started twice (on its own core, and free to run anywhere), loaded in rounds; every round runs the
-// four in an order that changes each round. It prints, for each app and each way, the median and
-// the coefficient of variation (CV) of req/s and of the server's CPU time per request, how many
-// runs saturated the load generator, and the same for the per-round ratio of the two apps: what
-// pinning and the CPU-per-request figure buy on this machine.
-// Durations follow WORKBOOK_PROFILE; `--chart FILE` also draws the figures to FILE (a PNG).
-//   node_modules/node/bin/node scripts/bench-harness.js [--rounds N] [--chart docs/method.png]
+// `make bench-harness`: the harness measuring its own method, in one run. node:http and Express,
+// each on the server's core, compared by each load generator (wrk, autocannon) with each design:
+//   - "rounds": a few long rounds (the full profile's 5 rounds of 5 s), warm servers, order rotating;
+//   - "pairs": many 1-s rounds on warm servers, the two apps taking turns (the comparisons' design).
+// Each generator x design is measured twice in a row, so the table shows how well a ratio
+// reproduces, beside its median, its 95 % interval (bootstrap of the median of the per-round
+// ratios), the ratio by server CPU time per request and how many rounds saturated the generator.
+//   node_modules/node/bin/node scripts/bench-harness.js [--pairs N] [--rounds N] [--chart docs/method.png]
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
 const wb = require('@workbook/harness')
+const internal = require('@workbook/harness/internal')
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, chart: { type: 'string' } } })
-const s = wb.settings()
-const ROUNDS = Number(values.rounds ?? (s.name === 'quick' ? 6 : 10))
-const APPS = ['frameworks/node-http', 'frameworks/express']
-const WAYS = [
-  { key: 'pinned', pin: true },
-  { key: 'unpinned', pin: false },
+const { values } = parseArgs({
+  options: { pairs: { type: 'string' }, rounds: { type: 'string' }, chart: { type: 'string' } },
+})
+const quick = wb.settings().name === 'quick'
+const DESIGNS = [
+  { name: 'rounds', rounds: Number(values.rounds ?? (quick ? 3 : 5)), seconds: quick ? 2 : 5 },
+  { name: 'pairs', rounds: Number(values.pairs ?? (quick ? 10 : 20)), seconds: 1 },
 ]
-const title = (name) => wb.frameworkByName(name.replace('frameworks/', '')).title
+const APPS = ['node-http', 'express']
+const title = (name) => wb.frameworkByName(name).title
+const GENERATORS = wb.measuringGenerator().name === 'wrk' ? ['wrk', 'autocannon'] : ['autocannon']
+
+async function measure(generator, design) {
+  const t0 = Date.now()
+  const runs = await wb.interleavedLoads(
+    APPS.map((name) => ({
+      key: name,
+      app: `frameworks/${name}`,
+      checks: [],
+      load: { path: '/json', connections: 100, duration: design.seconds, warmup: 1, live: false, generator },
+    })),
+    { rounds: design.rounds, order: 'alternate' },
+  )
+  for (const r of runs.values()) if (r.error) throw new Error(`${r.key}: ${r.error}`)
+  const [a, b] = APPS.map((n) => runs.get(n).rounds)
+  return {
+    ratio: internal.roundRatios(a, b, 'reqPerSec'),
+    cpuRatio: internal.roundRatios(a, b, 'cpuPerRequest'),
+    saturated: APPS.map((n) => runs.get(n).load.generator.saturatedRuns),
+    generatorCpu: APPS.map((n) => runs.get(n).load.generator.cpuPercent.median),
+    serverCpu: APPS.map((n) => runs.get(n).load.server.cpuPercent.median),
+    rps: APPS.map((n) => runs.get(n).load.reqPerSec),
+    seconds: (Date.now() - t0) / 1000,
+  }
+}
 
 async function main() {
   console.log(wb.describeMachine())
-  if (!wb.pinning().enabled) console.log(`note: pinning is off here (${wb.pinning().reason}): both ways run unpinned`)
-  const targets = WAYS.flatMap((w) =>
-    APPS.map((app) => ({
-      key: `${app} ${w.key}`,
-      app,
-      start: { pin: w.pin },
-      checks: [],
-      load: {
-        path: '/json',
-        connections: 100,
-        duration: s.durationSeconds,
-        warmup: s.warmupSeconds,
-        live: false,
-        pin: w.pin,
-      },
-    })),
-  )
   console.log(
-    `${ROUNDS} rounds of ${targets.length} runs of ${s.durationSeconds} s, /json at 100 connections (${s.name} profile)`,
+    `${title(APPS[0])} / ${title(APPS[1])} on GET /json at 100 connections, by ${GENERATORS.join(' and ')}; ` +
+      DESIGNS.map((d) => `${d.name}: ${d.rounds} x ${d.seconds} s per app`).join(', ') +
+      '; each measured twice',
   )
-  const runs = await wb.interleavedLoads(targets, { rounds: ROUNDS })
-  for (const r of runs.values()) if (r.error) throw new Error(`${r.key}: ${r.error}`)
   const rows = []
-  for (const w of WAYS) {
-    for (const app of APPS) {
-      const l = runs.get(`${app} ${w.key}`).load
+  const measured = []
+  for (const design of DESIGNS) {
+    for (const generator of GENERATORS) {
+      const twice = [await measure(generator, design), await measure(generator, design)]
+      measured.push({ generator, design: design.name, twice })
+      const [m1, m2] = twice
+      const i1 = wb.medianInterval(m1.ratio.runs)
+      const i2 = wb.medianInterval(m2.ratio.runs)
       rows.push({
-        way: w.key,
-        app: title(app),
-        'req/s': Math.round(l.reqPerSec.median),
-        'req/s CV %': +(l.reqPerSec.cv * 100).toFixed(1),
-        'CPU µs/req': +l.cpuPerRequestUs.median.toFixed(2),
-        'CPU/req CV %': +(l.cpuPerRequestUs.cv * 100).toFixed(1),
-        'generator saturated': `${l.generator.saturatedRuns} of ${l.repeats}`,
+        generator,
+        design: `${design.name} (${design.rounds} x ${design.seconds} s)`,
+        'ratio, run 1': `${m1.ratio.median.toFixed(3)} [${i1.low.toFixed(2)}-${i1.high.toFixed(2)}]`,
+        'ratio, run 2': `${m2.ratio.median.toFixed(3)} [${i2.low.toFixed(2)}-${i2.high.toFixed(2)}]`,
+        'runs differ %': +(
+          (Math.abs(m1.ratio.median - m2.ratio.median) / ((m1.ratio.median + m2.ratio.median) / 2)) *
+          100
+        ).toFixed(1),
+        'CPU/req ratio': `${m1.cpuRatio.median.toFixed(2)}, ${m2.cpuRatio.median.toFixed(2)}`,
+        'req/s CV %': twice.flatMap((m) => m.rps.map((r) => (r.cv * 100).toFixed(1))).join(' '),
+        'server CPU %': twice.flatMap((m) => m.serverCpu.map((c) => c.toFixed(0))).join(' '),
+        'generator CPU %': twice.flatMap((m) => m.generatorCpu.map((c) => c.toFixed(0))).join(' '),
+        'saturated rounds': twice.map((m) => m.saturated.join('+')).join(', '),
+        seconds: Math.round(m1.seconds + m2.seconds),
       })
+      console.log(internal.textTable(rows.slice(-1)))
     }
-    const [a, b] = APPS.map((app) => runs.get(`${app} ${w.key}`).rounds)
-    const byRps = wb.roundRatios(a, b, 'reqPerSec')
-    const byCpu = wb.roundRatios(a, b, 'cpuPerRequest')
-    rows.push({
-      way: w.key,
-      app: `ratio ${title(APPS[0])} / ${title(APPS[1])}`,
-      'req/s': +byRps.median.toFixed(2),
-      'req/s CV %': +(byRps.cv * 100).toFixed(1),
-      'CPU µs/req': +byCpu.median.toFixed(2),
-      'CPU/req CV %': +(byCpu.cv * 100).toFixed(1),
-      'generator saturated': '',
-    })
   }
-  console.log(wb.textTable(rows))
+  console.log('')
+  console.log(internal.textTable(rows))
   console.log(
-    'CV: standard deviation over mean across the rounds. A ratio row: the per-round ratio of the two apps, by req/s and by CPU per request.',
+    'ratio: the median of the per-round ratios of req/s, [its 95 % interval: bootstrap of the median]. ' +
+      "runs differ: the two runs' medians apart, % of their mean. CPU/req ratio: Express's server CPU per " +
+      "request over node:http's. Per-app figures are listed node:http then Express, run 1 then run 2. " +
+      `Saturated: rounds with the generator at ${wb.SATURATION_CPU_PERCENT} % or more of each of its threads.`,
   )
-  const file = wb.saveResults('bench-harness', {
-    rounds: ROUNDS,
-    rows,
-    loads: Object.fromEntries([...runs].map(([k, r]) => [k, r.load])),
-  })
+  const file = wb.saveResults('bench-harness', { designs: DESIGNS, rows, measured })
   console.log(`saved to ${file}`)
   if (values.chart) {
-    const chart = wb.groupedBars(
-      rows.flatMap((r) => [
-        { label: `${r.app}, ${r.way}`, series: '% (req/s)', value: r['req/s CV %'] },
-        { label: `${r.app}, ${r.way}`, series: '% (CPU per request)', value: r['CPU/req CV %'] },
+    const points = measured.flatMap((m) =>
+      m.twice.flatMap((t, i) => [
+        {
+          label: `${m.generator}, ${m.design}, run ${i + 1}`,
+          value: t.ratio.median,
+          ...wb.medianInterval(t.ratio.runs),
+        },
       ]),
+    )
+    const chart = wb.barsWithSpread(
+      points.map((p) => ({ label: p.label, median: p.value, min: p.low, max: p.high })),
       {
-        title: 'How much repeated measurements disagree, pinned and unpinned',
-        subtitle: `coefficient of variation over ${ROUNDS} rounds (lower is steadier); ${wb.describeMachine().split(' · ').slice(2, 4).join(', ')}`,
-        unit: 'CV across rounds (%)',
-        digits: 1,
+        title: `${title(APPS[0])} / ${title(APPS[1])}, by generator and design, measured twice`,
+        subtitle: `median of the per-round req/s ratios; whiskers: its 95 % interval; ${wb.describeMachine().split(' · ').slice(2, 4).join(', ')}`,
+        unit: 'ratio (x)',
       },
     )
     wb.show(chart, {

@@ -8,13 +8,15 @@ import { fileURLToPath } from 'node:url'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const node = path.join(root, 'node_modules', 'node', 'bin', 'node')
 const tslab = path.join(root, 'node_modules', 'tslab', 'bin', 'tslab')
+// tslab binds its sockets in a race that can leave a kernel deaf at start: this preload binds iopub first.
+const iopubFirst = path.join(root, 'scripts', 'tslab-iopub-first.cjs')
 const venv = process.argv[2] ?? path.join(root, '.venv')
-for (const f of [node, tslab]) {
+for (const f of [node, tslab, iopubFirst]) {
   if (!fs.existsSync(f)) throw new Error(`missing ${f}: run npm ci first`)
 }
 const kernels = path.join(venv, 'share', 'jupyter', 'kernels')
 const spec = {
-  argv: [node, tslab, 'kernel', '--config-path', '{connection_file}'],
+  argv: [node, '--require', iopubFirst, tslab, 'kernel', '--config-path', '{connection_file}'],
   display_name: 'TypeScript (workbook, Node 26)',
   language: 'typescript',
   env: {

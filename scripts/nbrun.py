@@ -23,13 +23,17 @@ class NotebookFailed(Exception):
 
 
 def execute(path: str | Path, *, timeout: int = 900, env: dict | None = None, allow_errors: bool = False,
-            cwd: str | Path | None = None) -> nbformat.NotebookNode:
+            cwd: str | Path | None = None, only: list[int] | None = None) -> nbformat.NotebookNode:
     """Run every cell of the notebook at `path` in a fresh tslab kernel; return the executed copy.
 
-    The notebook on disk is never modified. `env` is added to the kernel's environment.
+    The notebook on disk is never modified. `env` is added to the kernel's environment. `only`: the
+    indices of the cells to run (negative ones count from the end), the others left out of the copy.
     """
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
+    if only is not None:
+        keep = {i % len(nb.cells) for i in only}
+        nb.cells = [c for i, c in enumerate(nb.cells) if i in keep]
     name = nb.metadata.get("kernelspec", {}).get("name")
     if name != KERNEL:
         raise NotebookFailed(f"{path}: kernelspec is {name!r}, expected {KERNEL!r}")

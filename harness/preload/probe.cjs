@@ -11,7 +11,9 @@
 //      garbage collection, and sends one sample per interval;
 //   4. answers the harness's requests: a heap snapshot, a sampling heap profile (of what is alive
 //      at its end, or with includeCollected of every allocation), a CPU profile of a window, a full
-//      garbage collection (and the heap it leaves).
+//      garbage collection (and the heap it leaves), and how many HTTP requests the app has received
+//      since it was asked to count them (Node's `http.server.request.start` diagnostics channel: free
+//      until someone subscribes, one call per request while counting).
 // Without WORKBOOK_PROBE_SOCKET it does nothing at all.
 const path = require('node:path')
 
@@ -159,9 +161,31 @@ const post = (method, params) =>
     inspector().post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
   )
 
+// Requests received while counting: the load generator's figures come at the end of a run (wrk), so
+// a live chart reads requests per second from the app's side.
+let served = 0
+const countRequest = () => {
+  served++
+}
+function counting(on) {
+  const dc = require('node:diagnostics_channel')
+  if (on) dc.subscribe('http.server.request.start', countRequest)
+  else dc.unsubscribe('http.server.request.start', countRequest)
+}
+
 async function answer(req) {
   const fs = require('node:fs')
   switch (req.cmd) {
+    case 'count-start':
+      counting(false) // never twice
+      counting(true)
+      served = 0
+      return { served, mono: require('node:perf_hooks').performance.now() }
+    case 'count':
+      return { served, mono: require('node:perf_hooks').performance.now() }
+    case 'count-stop':
+      counting(false)
+      return { served, mono: require('node:perf_hooks').performance.now() }
     // The app's monotonic clock, to mark a stretch of its samples (the wall clock can be set meanwhile).
     case 'now':
       return { mono: require('node:perf_hooks').performance.now() }

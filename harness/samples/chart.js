@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const wb = require('@workbook/harness')
+const internal = require('@workbook/harness/internal')
 
 // Made-up figures: this sample shows the drawing, not a measurement.
 const chart = wb.barsWithSpread(
@@ -15,7 +16,7 @@ const chart = wb.barsWithSpread(
   { title: 'A chart outside the notebook', subtitle: 'made-up figures', unit: 'req/s' },
 )
 
-const dir = path.join(wb.resultsDir, 'samples')
+const dir = path.join(internal.resultsDir, 'samples')
 fs.mkdirSync(dir, { recursive: true })
 wb.show(chart, {
   update(bundle) {

@@ -2,15 +2,16 @@
 // samples, flame's hottest frames. Takes a minute or so (clinic analyses after the load): run it
 // on a quiet machine. Run: node_modules/node/bin/node harness/samples/clinic.js [app-name]
 const wb = require('@workbook/harness')
+const internal = require('@workbook/harness/internal')
 
 async function main() {
   const app = process.argv[2] || 'hello-http'
-  const d = await wb.clinicDoctor(app, { seconds: 3, connections: 10 })
+  const d = await internal.clinicDoctor(app, { seconds: 3, connections: 10 })
   console.log(`doctor: ${d.html}`)
   console.log(
     `  verdict "${d.data.analysis.issueCategory}", ${d.data.processStat.length} samples, load ${JSON.stringify(d.load)}`,
   )
-  const f = await wb.clinicFlame(app, { seconds: 3, connections: 10 })
+  const f = await internal.clinicFlame(app, { seconds: 3, connections: 10 })
   console.log(`flame: ${f.html}`)
   console.log(`  ${f.data.ticks} ticks; on top of the stack most often:`)
   for (const fr of f.data.top.slice(0, 8))

@@ -4,11 +4,12 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const wb = require('@workbook/harness')
+const internal = require('@workbook/harness/internal')
 
 async function main() {
   const p = await wb.cpuProfile(process.argv[2] || 'hello-http', { seconds: 3 })
   const chart = wb.flameChart(p.flame, { title: `Flame graph: ${p.app} under load` })
-  const dir = path.join(wb.resultsDir, 'samples')
+  const dir = path.join(internal.resultsDir, 'samples')
   fs.mkdirSync(dir, { recursive: true })
   wb.show(chart, {
     update(bundle) {

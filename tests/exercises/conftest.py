@@ -23,3 +23,9 @@ EXERCISES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/check.jso
 @pytest.fixture
 def run(tmp_path):
     return Run(tmp_path)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "integration: runs every check against live apps, end to end (make test-integration, not make test)"
+    )

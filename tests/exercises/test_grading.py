@@ -1,7 +1,8 @@
-"""Grading a class: `make grade` runs scripts/exercises.py grade on a folder of submissions. On the
-fixture submissions (tests/fixtures/submissions/<learner>/<exercise>/), every known-bad submission
-fails with a clear message and none hangs, the solver passes, the batch never stops, the reports
-are written, and no learner file is touched."""
+"""Integration (make test-integration): grading a class. `make grade` runs scripts/exercises.py grade
+on a folder of submissions. On the fixture submissions (tests/fixtures/submissions/<learner>/<exercise>/),
+every known-bad submission fails with a clear message and none hangs, the solver passes, the batch
+never stops, the reports are written, and no learner file is touched. The grader's bookkeeping without
+checks is in test_grading_rows.py (make test)."""
 from __future__ import annotations
 
 import csv
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.integration
 SUBMISSIONS = ROOT / "tests" / "fixtures" / "submissions"
 PY = sys.executable
 

@@ -1,6 +1,10 @@
-"""Each check, both ways, end to end in its notebook: the solution's notebook passes its check
-(its check cell throws on a FAIL), and the untouched exercise's notebook runs to the end and
-prints a friendly FAIL (its check cell never throws: a failing check is feedback, not a crash)."""
+"""Integration (make test-integration): each check, both ways, in its notebook. The untouched
+exercise's notebook, what a learner opens, runs to the end and prints a friendly FAIL (its check
+cell never throws: a failing check is feedback, not a crash); and the solution's check cell, run in
+its notebook's kernel after the set-up cell, passes (it throws on a FAIL). The exercise notebook is
+generated from the solution's, cell by cell (the generation tests check it): its run loads the same
+apps the same way, so they are not loaded twice. test_checks_both_ways.py checks both ways through
+the grading script, without a kernel."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,6 +13,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.integration
 NAMES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/check.json"))
 OUT = ROOT / "build" / "executed" / "exercises"
 
@@ -18,6 +23,12 @@ def check_output(nb) -> str:
     return "\n".join(str(o.get("text") or o.get("data", {}).get("text/plain", "")) for o in outputs)
 
 
+def first_code_cell(name: str) -> int:
+    """The solution notebook's set-up cell: its first code cell (imports, the machine line)."""
+    nb = nbformat.read(ROOT / "solutions" / name / f"{name}.ipynb", as_version=4)
+    return next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
+
+
 def save(nb, name: str) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, OUT / name)
@@ -25,7 +36,7 @@ def save(nb, name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_solution_passes_its_check(name, run):
-    nb = run.execute(ROOT / "solutions" / name / f"{name}.ipynb", timeout=900)
+    nb = run.execute(ROOT / "solutions" / name / f"{name}.ipynb", timeout=900, only=[first_code_cell(name), -1])
     save(nb, f"solution-{name}.ipynb")
     run.assert_nothing_left()
     text = check_output(nb)

@@ -66,9 +66,16 @@ def minimum(constraint: str) -> tuple[int, ...] | None:
     return max(lows) if lows else None
 
 
-def problems(env_yml: str, post_build: str, requirements: str, makefile: str, node_engine: str) -> list[str]:
+def problems(env_yml: str, post_build: str, requirements: str, makefile: str, node_engine: str,
+             apt: str = "wrk\n", ci_run: str = "apt-get install wrk\n") -> list[str]:
     """Every disagreement between the Binder files and the set-up, as a sentence."""
     found = []
+    # wrk, the measuring load generator, from the system's packages: Binder's apt.txt, and CI's .ci/run.
+    packages = [line.strip() for line in apt.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if "wrk" not in packages:
+        found.append("apt.txt does not install wrk (Binder would measure with autocannon)")
+    if not re.search(r"apt-get install[^\n]*\bwrk\b", ci_run):
+        found.append(".ci/run does not install wrk (CI would measure with autocannon)")
     env = yaml.safe_load(env_yml) or {}
     deps = env.get("dependencies") or []
     conda = dict(conda_spec(d) for d in deps if isinstance(d, str))
@@ -128,6 +135,8 @@ def real() -> dict:
         "requirements": read("requirements.txt"),
         "makefile": read("Makefile"),
         "node_engine": json.loads(read("package.json"))["engines"]["node"],
+        "apt": read("apt.txt"),
+        "ci_run": read(".ci/run"),
     }
 
 
@@ -149,6 +158,8 @@ WRONG = [
     ("post_build", lambda s: re.sub(r"make setup.*", "make lab", s), "does not run `make setup`"),
     ("post_build", lambda s: s.replace("set -euo pipefail", ""), "does not stop on the first error"),
     ("requirements", lambda s: s.replace("nbclient==", "nbclientx=="), "requirements.txt lacks what the Makefile's venv check needs: nbclient"),
+    ("apt", lambda s: s.replace("\nwrk\n", "\n"), "apt.txt does not install wrk"),
+    ("ci_run", lambda s: re.sub(r"\bwrk\b", "", s), ".ci/run does not install wrk"),
 ]
 
 

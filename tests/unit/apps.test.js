@@ -1,8 +1,5 @@
 'use strict'
 const { test } = require('node:test')
-const { spawn } = require('node:child_process')
-const readline = require('node:readline')
-const path = require('node:path')
 const h = require('@workbook/harness')
 const { fixture, server, alive, waitUntil, freePort } = require('./helpers')
 const { startApp } = require('./helpers').internal('apps/start')
@@ -36,21 +33,6 @@ test('an app that crashes at start fails fast, saying so, with the end of its st
     return true
   })
   t.assert.ok(Date.now() - started < 10_000)
-})
-
-test('an app that never listens fails within the start timeout with what it printed, and is killed', async (t) => {
-  const before = new Set(h.running())
-  await t.assert.rejects(startApp({ entry: fixture('never-listens.js') }, { startTimeoutMs: 1500 }), (err) => {
-    t.assert.strictEqual(err.code, 'WB_APP_SILENT')
-    t.assert.match(err.message, /did not listen within 1500 ms, and did not exit/)
-    t.assert.match(err.message, /Try: the harness learns the address from the server's 'listening' event/)
-    t.assert.match(err.stderr, /waiting for a database that never comes/)
-    return true
-  })
-  t.assert.deepStrictEqual(
-    h.running().filter((g) => !before.has(g)),
-    [],
-  )
 })
 
 test('an app answering 404 on its probe path fails with the status, the body and a hint', async (t) => {
@@ -100,21 +82,6 @@ test('withApp stops the app even when the body throws', async (t) => {
   )
   t.assert.ok(pid > 0)
   t.assert.strictEqual(alive(pid), false)
-})
-
-test('an app outlives no killed parent: it exits when its stdin closes', async (t) => {
-  const parent = spawn(process.execPath, [fixture('spawn-and-orphan.js')], {
-    cwd: path.join(__dirname, '..', '..'),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const line = await new Promise((resolve, reject) => {
-    readline.createInterface({ input: parent.stdout }).once('line', resolve)
-    parent.once('exit', (code) => reject(new Error(`spawn-and-orphan.js exited (code ${code}) before it printed`)))
-  })
-  const { pid } = JSON.parse(line)
-  t.assert.ok(alive(pid))
-  parent.kill('SIGKILL')
-  t.assert.ok(await waitUntil(() => !alive(pid), 5000), `app ${pid} outlived its killed parent`)
 })
 
 test('an app that exits by itself is no longer tracked, and its group is reaped', async (t) => {

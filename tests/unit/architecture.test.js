@@ -49,10 +49,10 @@ function layerViolations(graph) {
   const out = []
   for (const [file, deps] of graph) {
     const from = layerOf(file)
-    if (from === 'index.ts') continue
+    if (ENTRIES.includes(from)) continue
     for (const dep of deps) {
       const to = layerOf(dep)
-      if (LAYERS.indexOf(to) > LAYERS.indexOf(from) || to === 'index.ts') {
+      if (LAYERS.indexOf(to) > LAYERS.indexOf(from) || ENTRIES.includes(to)) {
         out.push(`${path.relative(src, file)} imports ${path.relative(src, dep)} (${from} may not import ${to})`)
       }
     }
@@ -86,8 +86,11 @@ function findCycle(graph) {
 
 const graph = new Map(sources().map((f) => [f, imports(f)]))
 
+// The entry points: the public API, the internal entry (one lesson's, a script's or a sample's helpers).
+const ENTRIES = ['index.ts', 'internal.ts']
+
 test('every module of the harness sits in a folder of a known layer', (t) => {
-  const stray = [...graph.keys()].filter((f) => !LAYERS.includes(layerOf(f)) && layerOf(f) !== 'index.ts')
+  const stray = [...graph.keys()].filter((f) => !LAYERS.includes(layerOf(f)) && !ENTRIES.includes(layerOf(f)))
   t.assert.deepStrictEqual(
     stray.map((f) => path.relative(src, f)),
     [],
@@ -132,6 +135,16 @@ function exportedNames(file) {
   )
 }
 
+/** A file's code: a notebook's code cells (its markdown is not code), any other file whole. */
+function codeOf(file) {
+  const text = fs.readFileSync(file, 'utf8')
+  if (!file.endsWith('.ipynb')) return text
+  return JSON.parse(text)
+    .cells.filter((c) => c.cell_type === 'code')
+    .map((c) => (Array.isArray(c.source) ? c.source.join('') : c.source))
+    .join('\n')
+}
+
 function usageText() {
   const files = []
   const walk = (dir, keep) => {
@@ -147,11 +160,37 @@ function usageText() {
   walk(path.join(root, 'scripts'), (n) => /\.(js|mjs)$/.test(n))
   walk(path.join(root, 'harness', 'samples'), (n) => n.endsWith('.js'))
   walk(path.join(root, 'docs'), (n) => n.endsWith('.js'))
-  return files.map((f) => fs.readFileSync(f, 'utf8')).join('\n')
+  return files.map(codeOf).join('\n')
 }
+
+test("a name only a notebook's markdown mentions is not used: the usage check reads code cells", (t) => {
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'workbook-usage-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const nb = path.join(dir, 'x.ipynb')
+  const cells = [
+    { cell_type: 'markdown', source: ['Call `wb.onlyInProse()` to...'] },
+    { cell_type: 'code', source: ['wb.inCode();\n'] },
+  ]
+  fs.writeFileSync(nb, JSON.stringify({ cells }))
+  const code = codeOf(nb)
+  t.assert.match(code, /\bwb\.inCode\b/)
+  t.assert.doesNotMatch(code, /onlyInProse/)
+})
+
+test('the public API is small enough to hold in your head: at most 60 runtime names', (t) => {
+  const names = Object.keys(require('@workbook/harness'))
+  t.assert.ok(names.length <= 60, `${names.length} runtime names: ${names.join(', ')}`)
+  const internalNames = Object.keys(require('@workbook/harness/internal'))
+  t.assert.deepStrictEqual(
+    internalNames.filter((n) => names.includes(n)),
+    [],
+    'a name is public or internal, not both',
+  )
+})
 
 for (const [entry, prefix] of [
   ['index.ts', '(?:wb|h)'],
+  ['internal.ts', '(?:lesson|internal)'],
   ['exercises/index.ts', '(?:ex|wb)'],
 ]) {
   test(`every runtime name of ${entry} is used by a notebook, an exercise, a script or a sample, and documented`, (t) => {

@@ -1,9 +1,9 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const { SHORT, internal } = require('./helpers')
-const { startApp } = require('./helpers').internal('apps/start')
-const { stepFigures } = require('./helpers').internal('load/fresh')
+const hi = require('@workbook/harness/internal')
+const { internal } = require('./helpers')
+const { startApp } = internal('apps/start')
 const { doctorSampling } = require('./helpers').internal('profiles/doctor')
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
@@ -14,20 +14,26 @@ test('timerDrift: a busy loop longer than the timer delays it; a short one does 
   t.assert.ok(rows[1].blockedMs > 30 && rows[1].actualMs >= rows[1].blockedMs, `long loop: ${JSON.stringify(rows[1])}`)
 })
 
-test('freshLoad starts one app per run and refuses a bad run count', async (t) => {
-  const r = await h.freshLoad('hello-http', { runs: 2, connections: 5, ...SHORT })
-  t.assert.strictEqual(r.runs.length, 2)
-  t.assert.notStrictEqual(r.runs[0].url, r.runs[1].url) // two apps, two ports
-  const f = stepFigures(r, 'hello')
-  t.assert.strictEqual(f.p99Ms.runs.length, 2)
-  await t.assert.rejects(h.freshLoad('hello-http', { runs: 0 }), /runs must be an integer >= 1/)
-})
-
-test('published etag ratios: the fix is like for like, the optimisation is not', (t) => {
-  const { fix, optimisation } = h.publishedEtagRatios()
-  t.assert.ok(fix.ratio > 200 && fix.likeForLike)
-  t.assert.ok(optimisation.ratio > 1.6 && optimisation.ratio < 1.7 && !optimisation.likeForLike)
-  t.assert.throws(() => internal('published/etag').publishedEtagRow('faster'), /no row for step "faster"/)
+test("published etag ratios are computed from the article's rows: a ratio follows its rows, like for like or not", (t) => {
+  const etag = internal('published/etag')
+  const row = (step) => etag.publishedEtag.rows.find((r) => r.step === step)
+  const { fix, optimisation } = etag.publishedEtagRatios()
+  t.assert.strictEqual(fix.ratio, row('fixed').reqPerSec / row('slow').reqPerSec)
+  t.assert.strictEqual(optimisation.ratio, row('optimised').reqPerSec / row('fixed').reqPerSec)
+  t.assert.deepStrictEqual(
+    [fix.likeForLike, optimisation.likeForLike],
+    [row('fixed').connections === row('slow').connections, row('optimised').connections === row('fixed').connections],
+  )
+  // the article changed the connections between its last two rows: not like for like
+  t.assert.deepStrictEqual([fix.likeForLike, optimisation.likeForLike], [true, false])
+  // change a row, and the ratio computed from it follows (the ratios are not typed in)
+  const saved = row('slow').reqPerSec
+  t.after(() => {
+    row('slow').reqPerSec = saved
+  })
+  row('slow').reqPerSec = saved * 2
+  t.assert.strictEqual(etag.publishedEtagRatios().fix.ratio, fix.ratio / 2)
+  t.assert.throws(() => etag.publishedEtagRow('faster'), /no row for step "faster"/)
 })
 
 test('doctorChart draws doctor samples with its verdict and refuses empty data', (t) => {
@@ -41,13 +47,13 @@ test('doctorChart draws doctor samples with its verdict and refuses empty data',
   const result = (processStat) => ({
     data: { traceEvent: [], processStat, analysis: { issues: {}, issueCategory: 'none' } },
   })
-  const chart = h.doctorChart(result([stat(0), stat(1), stat(2)]), { title: 'doctor' })
+  const chart = hi.doctorChart(result([stat(0), stat(1), stat(2)]), { title: 'doctor' })
   t.assert.match(chart.svg, /Event-loop delay/)
   t.assert.match(
     chart.svg,
     /clinic doctor&#x27;s verdict: "none"|clinic doctor's verdict: &quot;none&quot;|verdict: "none"/,
   )
-  t.assert.throws(() => h.doctorChart(result([]), { title: 'x' }), /no processStat samples/)
+  t.assert.throws(() => hi.doctorChart(result([]), { title: 'x' }), /no processStat samples/)
 })
 
 test('calleesOf refuses a frame that is not in the flame graph', (t) => {
@@ -58,12 +64,12 @@ test('calleesOf refuses a frame that is not in the flame graph', (t) => {
     samples: [1],
     timeDeltas: [1],
   })
-  t.assert.throws(() => h.calleesOf(flame, { name: 'afterListener' }), /no frame named "afterListener"/)
+  t.assert.throws(() => hi.calleesOf(flame, { name: 'afterListener' }), /no frame named "afterListener"/)
 })
 
 /** The line of etag-fixed/util.js that hashes the body (JSON.stringify), 1-based, found in the file itself. */
 function stringifyLine() {
-  const file = require('node:path').join(h.appsDir, 'etag-fixed', 'util.js')
+  const file = require('node:path').join(hi.appsDir, 'etag-fixed', 'util.js')
   const lines = require('node:fs').readFileSync(file, 'utf8').split('\n')
   return lines.findIndex((l) => l.includes('JSON.stringify(res._body)')) + 1
 }
@@ -71,8 +77,8 @@ function stringifyLine() {
 // A tiny V8 profile: etaggerMiddleware and afterListener in etag-fixed/util.js, seed in etag-slow/app.js.
 function etagProfile() {
   const path = require('node:path')
-  const util = path.join(h.appsDir, 'etag-fixed', 'util.js')
-  const app = path.join(h.appsDir, 'etag-slow', 'app.js')
+  const util = path.join(hi.appsDir, 'etag-fixed', 'util.js')
+  const app = path.join(hi.appsDir, 'etag-slow', 'app.js')
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
   const hashLine = stringifyLine()
   return {
@@ -107,23 +113,23 @@ function etagProfile() {
 
 test('fileShare adds up the attributed shares of one file and refuses a file with no frame', (t) => {
   const flame = cpuFlame(etagProfile())
-  const share = h.fileShare(flame, 'etag-fixed/util.js')
+  const share = hi.fileShare(flame, 'etag-fixed/util.js')
   t.assert.ok(Math.abs(share.share - 10 / 12) < 1e-9, `share ${share.share}`)
   t.assert.deepStrictEqual(
     share.frames.map((f) => f.name),
     ['afterListener', 'etaggerMiddleware'],
   )
-  t.assert.ok(Math.abs(h.fileShare(flame, 'etag-slow/app.js').share - 2 / 12) < 1e-9)
+  t.assert.ok(Math.abs(hi.fileShare(flame, 'etag-slow/app.js').share - 2 / 12) < 1e-9)
   t.assert.throws(
-    () => h.fileShare(flame, 'etag-slow/util.js'),
+    () => hi.fileShare(flame, 'etag-slow/util.js'),
     /no frame of the app's code in a file ending "etag-slow\/util.js"/,
   )
 })
 
 test('selfTicksByLine gives each line its source text, and null where the file cannot be read', (t) => {
   const fs = require('node:fs')
-  const source = fs.readFileSync(require('node:path').join(h.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
-  const ticks = h.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
+  const source = fs.readFileSync(require('node:path').join(hi.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
+  const ticks = hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
   t.assert.strictEqual(ticks.samples, 4)
   const at = stringifyLine()
   t.assert.deepStrictEqual(
@@ -134,10 +140,10 @@ test('selfTicksByLine gives each line its source text, and null where the file c
     ],
   )
   t.assert.match(ticks.lines[0].text, /JSON\.stringify/)
-  const native = h.selfTicksByLine(etagProfile(), { name: 'update' })
+  const native = hi.selfTicksByLine(etagProfile(), { name: 'update' })
   t.assert.deepStrictEqual(native, { samples: 0, lines: [] })
   t.assert.throws(
-    () => h.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-slow/util.js' }),
+    () => hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-slow/util.js' }),
     /no frame named "afterListener"/,
   )
 })

@@ -3,6 +3,7 @@
 // (natives syntax, --trace-deopt), the request-level prediction, and the sentences chosen from a run.
 const { test } = require('node:test')
 const h = require('@workbook/harness')
+const hi = require('@workbook/harness/internal')
 const { internal } = require('./helpers')
 const { catalogue, page, route } = require('../../apps/lib/shop')
 const work = require('../../apps/lib/shop-work')
@@ -11,49 +12,49 @@ const { cpuFlame } = require('./helpers').internal('profiles/flame')
 const FAST = { timeMs: 40, warmupMs: 10 }
 
 test('microbench: every task with ops/s and a margin; a dropped result runs faster; constants are flagged', async (t) => {
-  const r = await h.microbench('micro/lies.js', FAST)
+  const r = await hi.microbench('micro/lies.js', FAST)
   t.assert.strictEqual(r.file, 'micro/lies.js')
   t.assert.match(r.runtime, /^Node /)
   t.assert.ok(r.floorNs > 0 && r.tasks.length === 4, JSON.stringify(r))
   for (const task of r.tasks) t.assert.ok(task.opsPerSec > 0 && task.rme >= 0 && task.samples > 0, task.name)
-  const kept = h.microTask(r, 'build an object, result kept')
-  const dropped = h.microTask(r, 'build an object, result dropped')
+  const kept = hi.microTask(r, 'build an object, result kept')
+  const dropped = hi.microTask(r, 'build an object, result dropped')
   t.assert.ok(kept.sunk && !dropped.sunk)
   t.assert.ok(kept.meanNs > dropped.meanNs * 2, `kept ${kept.meanNs} ns, dropped ${dropped.meanNs} ns`)
-  t.assert.ok(h.microTask(r, 'Math.pow of constants, kept').suspect)
-  t.assert.ok(!h.microTask(r, 'Math.pow of the input, kept').suspect)
+  t.assert.ok(hi.microTask(r, 'Math.pow of constants, kept').suspect)
+  t.assert.ok(!hi.microTask(r, 'Math.pow of the input, kept').suspect)
 })
 
 test('microbench fails with the script stderr, and past its time limit', async (t) => {
   // osgood.js needs --allow-natives-syntax for V8's private symbols.
-  await t.assert.rejects(h.microbench('micro/osgood.js', FAST), (err) => {
+  await t.assert.rejects(hi.microbench('micro/osgood.js', FAST), (err) => {
     t.assert.strictEqual(err.code, 'WB_NO_REPORT')
     t.assert.match(err.message, /microbench\(micro\/osgood\.js\) failed[\s\S]*SyntaxError/)
     return true
   })
   await t.assert.rejects(
-    h.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
+    hi.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
     /did not finish within 300 ms/,
   )
-  await t.assert.rejects(h.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
+  await t.assert.rejects(hi.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
 })
 
 test('microTask names the tasks it has; microGain gives the ratio and the range the margins allow', (t) => {
   const task = (name, opsPerSec, rme) => ({ name, opsPerSec, rme, meanNs: 1e9 / opsPerSec })
   const r = { file: 'micro/x.js', tasks: [task('a', 300, 10), task('b', 100, 10)] }
-  t.assert.throws(() => h.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
-  const g = h.microGain(r, 'a', 'b')
+  t.assert.throws(() => hi.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
+  const g = hi.microGain(r, 'a', 'b')
   t.assert.strictEqual(g.ratio, 3)
   t.assert.ok(Math.abs(g.low - 270 / 110) < 1e-9 && Math.abs(g.high - 330 / 90) < 1e-9, JSON.stringify(g))
-  t.assert.match(h.microGainText(g), /^a ran \*\*3\.00x\*\* as many operations a second as b \(.*2\.45x–3\.67x\)/)
+  t.assert.match(hi.microGainText(g), /^a ran \*\*3\.00x\*\* as many operations a second as b \(.*2\.45x–3\.67x\)/)
   t.assert.match(
-    h.microGainText(h.microGain(r, 'b', 'a')),
+    hi.microGainText(hi.microGain(r, 'b', 'a')),
     /b was the slower one here: a ran \*\*3\.00x\*\*.*2\.45x–3\.67x/,
   )
 })
 
 test("v8View: V8's inline caches, tiers and a wrong-map deopt, from apps/micro/shapes-v8.js", async (t) => {
-  const v = await h.v8View('micro/shapes-v8.js')
+  const v = await hi.v8View('micro/shapes-v8.js')
   const sites = Object.fromEntries(v.report.sites.map((s) => [s.site, s]))
   t.assert.strictEqual(sites.readOneShape.inlineCache, 'MONOMORPHIC')
   t.assert.strictEqual(sites.readTwoShapes.inlineCache, 'POLYMORPHIC')
@@ -86,14 +87,14 @@ test('deoptLines reads --trace-deopt lines, named and anonymous', (t) => {
 })
 
 test("predictGain is Amdahl's law; gainCeiling the gain if the parts were free; frameShare reads a profile", (t) => {
-  t.assert.strictEqual(h.predictGain([{ what: 'x', share: 0.5, gain: 2 }]), 1 / 0.75)
+  t.assert.strictEqual(hi.predictGain([{ what: 'x', share: 0.5, gain: 2 }]), 1 / 0.75)
   const two = [
     { what: 'a', share: 0.4, gain: 2 },
     { what: 'b', share: 0.1, gain: 10 },
   ]
-  t.assert.ok(Math.abs(h.predictGain(two) - 1 / (1 - 0.2 - 0.09)) < 1e-12)
+  t.assert.ok(Math.abs(hi.predictGain(two) - 1 / (1 - 0.2 - 0.09)) < 1e-12)
   t.assert.ok(Math.abs(h.gainCeiling(two) - 2) < 1e-12)
-  t.assert.strictEqual(h.predictGain([]), 1)
+  t.assert.strictEqual(hi.predictGain([]), 1)
   const frame = (id, name, url, children = []) => ({
     id,
     callFrame: { functionName: name, url, lineNumber: 1, columnNumber: 0 },
@@ -118,8 +119,8 @@ test("predictGain is Amdahl's law; gainCeiling the gain if the parts were free; 
 
 test('lieText: the JIT removed the work, or it did not', (t) => {
   const task = (meanNs) => ({ meanNs })
-  t.assert.match(h.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
-  t.assert.match(h.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
+  t.assert.match(hi.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
+  t.assert.match(hi.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
 })
 
 test('requestLessonText chooses the conclusion from the measured gain, and says how the prediction did', (t) => {
@@ -129,7 +130,7 @@ test('requestLessonText chooses the conclusion from the measured gain, and says 
     { what: 'the serialiser', share: 0.01, gain: 2 },
     { what: 'the etag', share: 0.06, gain: 7 },
   ]
-  const few = h.requestLessonText({ route: 'GET /stock/42', parts: small, measured: adv(spread(1.04, 0.98, 1.09)) })
+  const few = hi.requestLessonText({ route: 'GET /stock/42', parts: small, measured: adv(spread(1.04, 0.98, 1.09)) })
   t.assert.match(
     few,
     /^\*\*GET \/stock\/42\*\*: the serialiser 1 % of the busy CPU, 2\.00x faster on its own; the etag 6 %/,
@@ -138,19 +139,19 @@ test('requestLessonText chooses the conclusion from the measured gain, and says 
   t.assert.match(few, /Only a few percent under load, if anything:\*\* the optimised code was only 7 %.*at most 1\.08x/)
   t.assert.match(few, /The prediction falls within the measured range\./)
   const big = [{ what: 'the serialiser', share: 0.5, gain: 2 }]
-  const shows = h.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.9, 1.8, 2)) })
+  const shows = hi.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.9, 1.8, 2)) })
   t.assert.match(shows, /It shows under load:\*\* the optimised code was 50 %/)
   t.assert.match(shows, /The prediction is 30 % below the measured median/)
-  const noisy = h.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.35, 0.94, 1.63)) })
+  const noisy = hi.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.35, 0.94, 1.63)) })
   t.assert.match(noisy, /Not clear under load:\*\* the median says 1\.35x, but at least one round saw no gain/)
-  const close = h.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.4, 1.38, 1.39)) })
+  const close = hi.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.4, 1.38, 1.39)) })
   t.assert.match(close, /within 10 % of the measured median/)
-  const none = h.requestLessonText({ route: 'GET /p', parts: big, measured: { ...adv(null) } })
+  const none = hi.requestLessonText({ route: 'GET /p', parts: big, measured: { ...adv(null) } })
   t.assert.match(none, /no round in common/)
 })
 
 test('opsBars draws bars with error bars and marks a suspect task', (t) => {
-  const chart = h.opsBars(
+  const chart = hi.opsBars(
     [
       { name: 'kept', opsPerSec: 5e7, rme: 2 },
       { name: 'dropped', opsPerSec: 2e9, rme: 1, suspect: true },

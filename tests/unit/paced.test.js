@@ -1,6 +1,7 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
+const hi = require('@workbook/harness/internal')
 const { fixture, serveHere, internal } = require('./helpers')
 const { startApp } = require('./helpers').internal('apps/start')
 const { loopSeries } = require('./helpers').internal('load/loop-metrics')
@@ -78,59 +79,18 @@ test('pacedLoad refuses non-loopback targets and unbounded loads before sending 
   await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 0, seconds: 1 }), /rate must be > 0/)
 })
 
-test('contention: a blocking background route raises the cheap route tail; metrics are read', async (t) => {
-  const app = await startApp({ entry: fixture('paced-target.js') }, { probe: '/ok', env: { BLOCK_MS: '100' } })
-  t.after(() => app.stop())
-  const res = await h.contentionRounds(
-    [
-      { key: 'alone', target: app, cheap: { path: '/ok', rate: 100 }, background: null },
-      {
-        key: 'blocked',
-        target: app,
-        cheap: { path: '/ok', rate: 100 },
-        background: { path: '/slow', rate: 5 },
-        metrics: true,
-      },
-    ],
-    { rounds: 2, seconds: 1, warmupSeconds: 0.5 },
-  )
-  t.assert.strictEqual(res.alone.runs.length, 2)
-  t.assert.strictEqual(res.alone.background, null)
-  t.assert.strictEqual(res.blocked.background.totalRequests, 10)
-  // 5 blocks of 100 ms a second: half the cheap requests wait behind one, up to 100 ms, against about
-  // 1 ms alone (a fixture that differs 50x; the check asks for 5x and at least 20 ms).
-  const [alone, blocked] = [res.alone.cheap.latencyMs, res.blocked.cheap.latencyMs]
-  t.assert.ok(
-    blocked.p90 > 20 && blocked.p90 > 5 * alone.p90,
-    `alone ${JSON.stringify(alone)} blocked ${JSON.stringify(blocked)}`,
-  )
-  t.assert.ok(res.blocked.cpuPerRequestUs.median > 0, 'server CPU per request is read for an app target')
-  const m = res.blocked.runs[0].metrics
-  t.assert.strictEqual(m.info.test, true)
-  t.assert.strictEqual(m.app, 'paced-target')
-  t.assert.ok(m.histogram.max > 30, `loop delay max ${m.histogram.max}`)
-  t.assert.strictEqual(res.alone.runs[0].metrics, null)
-  await t.assert.rejects(
-    h.contentionRounds([
-      { key: 'a', target: app },
-      { key: 'a', target: app },
-    ]),
-    /unique/,
-  )
-})
-
 test('loopMetrics reads and resets /__metrics, and fails clearly on an app without it', async (t) => {
   const url = await server(t)
   await new Promise((resolve) => setTimeout(resolve, 100))
-  const first = await h.loopMetrics(url, { reset: true })
+  const first = await hi.loopMetrics(url, { reset: true })
   t.assert.strictEqual(first.resolutionMs, 10)
   t.assert.ok(first.histogram.count > 0)
-  const after = await h.loopMetrics(url)
+  const after = await hi.loopMetrics(url)
   t.assert.ok(after.elapsedMs < first.elapsedMs)
   t.assert.strictEqual(loopSeries(after).length, after.series.length + 1)
   const plain = await plainServer(t)
-  await t.assert.rejects(h.loopMetrics(plain), /did not answer JSON/)
-  await t.assert.rejects(h.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
+  await t.assert.rejects(hi.loopMetrics(plain), /did not answer JSON/)
+  await t.assert.rejects(hi.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
 })
 
 test('stampHeader sends when each request was due; loop-shedding-queue refuses what waited too long', async (t) => {
@@ -165,13 +125,13 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
 // --- Planning a load from a measurement, and reading contention results (no load is sent below).
 
 test('rateForShare: share x 1000 / ms per request, two significant digits; bad input and empty runs refused', (t) => {
-  t.assert.strictEqual(h.rateForShare(0.4, 110), 3.6)
-  t.assert.strictEqual(h.rateForShare(2, 109), 18)
-  t.assert.strictEqual(h.rateForShare(0.7, 60), 12)
-  t.assert.throws(() => h.rateForShare(0, 100), /share must be > 0/)
-  t.assert.throws(() => h.rateForShare(0.4, NaN), /costMs must be > 0/)
-  t.assert.throws(() => h.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
-  t.assert.strictEqual(h.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
+  t.assert.strictEqual(hi.rateForShare(0.4, 110), 3.6)
+  t.assert.strictEqual(hi.rateForShare(2, 109), 18)
+  t.assert.strictEqual(hi.rateForShare(0.7, 60), 12)
+  t.assert.throws(() => hi.rateForShare(0, 100), /share must be > 0/)
+  t.assert.throws(() => hi.rateForShare(0.4, NaN), /costMs must be > 0/)
+  t.assert.throws(() => hi.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
+  t.assert.strictEqual(hi.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
 })
 
 const { latencySummary } = internal('load/outcome')
@@ -220,18 +180,18 @@ test('runPercentiles: figures run by run, the median run and the range, by statu
   const r = { key: 'v', seconds: 1, cheap: combinePaced(runs.map((x) => x.cheap)), background: null, runs }
   // Latencies go through the same histogram as autocannon's (three significant digits): compared to the ms.
   const ms = (xs) => xs.map(Math.round)
-  const all = h.runPercentiles(r)
+  const all = hi.runPercentiles(r)
   t.assert.deepStrictEqual(ms(all.p99.runs), [98, 198, 108])
   t.assert.strictEqual(Math.round(all.p99.median), 108)
   t.assert.strictEqual(all.p99.median, r.cheap.p99.median, "the same figure as the totals' p99 of the runs")
   t.assert.deepStrictEqual([...ms([all.p99.min, all.p99.max]), all.count], [98, 198, 300])
-  const refused = h.runPercentiles(r, { status: 503 })
+  const refused = hi.runPercentiles(r, { status: 503 })
   t.assert.strictEqual(refused.count, 75)
   t.assert.deepStrictEqual(ms(refused.p50.runs), [48, 148, 58])
-  t.assert.strictEqual(h.runPercentiles(r, { status: '2xx' }).count, 225)
-  t.assert.ok(Number.isNaN(h.runPercentiles(r, { load: 'background' }).p99.median), 'no background: no figure')
+  t.assert.strictEqual(hi.runPercentiles(r, { status: '2xx' }).count, 225)
+  t.assert.ok(Number.isNaN(hi.runPercentiles(r, { load: 'background' }).p99.median), 'no background: no figure')
   t.assert.deepStrictEqual(r.cheap.sendLagMs, { p99: 7, max: 9 })
-  const lag = h.generatorLag([r])
+  const lag = hi.generatorLag([r])
   t.assert.deepStrictEqual([lag.p99, lag.max, lag.worst, lag.loads], [7, 9, 'v /cheap', 1])
 })
 
@@ -258,11 +218,11 @@ test('blockedStretches: a row longer than its interval is a block ending at its 
     series: [row(1, 1000, 97, 11), row(4.05, 3050, 30, 2760.4), row(5.05, 1000, 97, 12)],
     current: row(5.5, 450, 44, 11),
   }
-  const [s, ...rest] = h.blockedStretches(snapshot)
+  const [s, ...rest] = hi.blockedStretches(snapshot)
   t.assert.strictEqual(rest.length, 0, 'only the long row')
   t.assert.deepStrictEqual([s.from, s.to, s.ms, s.emptySeconds], [1.29, 4.05, 2760.4, [2, 3]])
   t.assert.deepStrictEqual(
-    h.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds,
+    hi.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds,
     [],
     'a 1.3 s block from 0.3 s to 1.6 s covers no whole second',
   )
@@ -308,12 +268,12 @@ test('timeRoute times a route alone and refuses a failing one; withApps refuses 
     }
     setTimeout(() => res.end(JSON.stringify({ workMs: 20 })), 20)
   })
-  const r = await h.timeRoute(url, '/slow', { repeats: 3 })
+  const r = await hi.timeRoute(url, '/slow', { repeats: 3 })
   t.assert.strictEqual(r.ms.runs.length, 3)
   t.assert.ok(r.ms.min >= 19, `each request took the 20 ms it waits (${r.ms.runs})`)
   t.assert.deepStrictEqual(r.bodies[0], { workMs: 20 })
-  await t.assert.rejects(h.timeRoute(url, '/bad'), /answered 500: broken/)
-  await t.assert.rejects(h.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
+  await t.assert.rejects(hi.timeRoute(url, '/bad'), /answered 500: broken/)
+  await t.assert.rejects(hi.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
   await t.assert.rejects(
     h.withApps(['loop-blocking', 'loop-blocking'], async () => 1),
     /keys must be unique/,

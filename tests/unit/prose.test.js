@@ -4,7 +4,8 @@
 const { test } = require('node:test')
 const { internal } = require('./helpers')
 
-const { spreadText, ratioText, readingText, advantageText, saturationText, durationText } = internal('prose/describe')
+const { spreadText, ratioText, readingText, advantageText, saturationText, durationText, commandText, toolText } =
+  internal('prose/describe')
 const { predict, reveal, revealText } = internal('prose/predict')
 const { slowdownText, slowdownCount, doctorText, ceilingText, countText, blockShareText, scheduleText, retainerText } =
   internal('prose/findings')
@@ -42,10 +43,24 @@ test('spreadText quotes the median with the number of runs and their range, and 
   t.assert.match(spreadText(spread([10, 20, 30, 40, 50]), 'ms', 'apps'), /^30 ms \(median of 5 apps, 10–50\)$/)
 })
 
-test('ratioText quotes a ratio as "Nx" with its rounds and range', (t) => {
+test('ratioText quotes a ratio as "Nx" with its rounds and range, and from 6 rounds on the interval of its median', (t) => {
   t.assert.strictEqual(ratioText(spread([1.4, 1.52, 1.61])), '1.52x (median of 3 rounds, 1.40x–1.61x)')
   t.assert.strictEqual(ratioText(spread([2])), '2.00x')
   t.assert.match(ratioText(spread([0.5, 0.6]), 'runs'), /median of 2 runs/)
+  // 20 rounds, one of them far off: the interval of the median stays tight where the range does not
+  const many = spread([...Array.from({ length: 19 }, (_, i) => 1.4 + i * 0.005), 3])
+  t.assert.match(ratioText(many), /^1\.45x \(median of 20 rounds, 95 % interval 1\.4\dx–1\.4\dx\)$/)
+})
+
+test('medianInterval: the same values give the same interval; it holds the median and lies within the values', (t) => {
+  const { medianInterval } = internal('core/stats')
+  const values = [1.2, 1.5, 1.41, 1.44, 1.46, 1.38, 1.9, 1.43, 1.47, 1.45]
+  const a = medianInterval(values)
+  t.assert.deepStrictEqual(medianInterval(values), a)
+  t.assert.ok(a.low <= 1.445 && 1.445 <= a.high && a.low >= 1.2 && a.high <= 1.9, JSON.stringify(a))
+  t.assert.ok(a.high - a.low < 0.2, `a wild value moves the interval of the median little: ${JSON.stringify(a)}`)
+  t.assert.deepStrictEqual(medianInterval([2]), { low: 2, high: 2, level: 0.95 })
+  t.assert.ok(Number.isNaN(medianInterval([]).low))
 })
 
 test('readingText: each reading of a req/s ratio says which side the generator capped', (t) => {
@@ -74,12 +89,16 @@ test('advantageText names the figure the ratio was decided on, and says when the
 })
 
 test('saturationText: kept up, saturated in some runs, saturated in every run', (t) => {
-  const load = (saturatedRuns, cpu, n = 3) => ({
-    generator: { saturatedRuns, cpuPercent: spread(cpu) },
+  const load = (saturatedRuns, cpu, n = 3, name = 'autocannon') => ({
+    generator: { name, saturatedRuns, cpuPercent: spread(cpu) },
     runs: Array.from({ length: n }, (_, i) => ({ run: String(i + 1) })),
   })
   const ok = saturationText(load(0, [40, 45, 50]))
-  t.assert.match(ok, /^The load generator kept up: its main thread used 45 % of a core/)
+  t.assert.match(ok, /^The load generator kept up: autocannon's thread used 45 % of a core/)
+  t.assert.match(
+    saturationText(load(0, [60, 62, 70], 3, 'wrk')),
+    /^The load generator kept up: wrk used 62 % of a core/,
+  )
   t.assert.match(ok, /below the 90 % line/)
   t.assert.doesNotMatch(ok, /saturated/)
 
@@ -315,6 +334,16 @@ test('a checklist that all passed prints every line as ok and does not throw', (
   t.assert.doesNotMatch(run.printed, /FAILED/)
 })
 
+test('a check can say the spread its threshold was set from, after the threshold', (t) => {
+  const c = checklist()
+    .atLeast('Fastify over Express', 1.52, 1.1, '1.27-1.62x')
+    .below('p99', 25, 50, 'ms', '24.9-26 ms')
+  t.assert.deepStrictEqual(c.passed, [
+    'Fastify over Express: 1.52x, at least 1.1x; set from 1.27-1.62x measured',
+    'p99: 25 ms, below 50 ms; set from 24.9-26 ms measured',
+  ])
+})
+
 test('each kind of check fails on the wrong side of its limit, and done() names every failed line', (t) => {
   const c = checklist()
     .expect(false, 'the cache was hit')
@@ -426,8 +455,9 @@ test('runRows and loadRow: one row per run, one per load, saying where the gener
     runs: [run('1', 20000, false), run('2', 21000, true), run('3', 22500, false)],
     reqPerSec: spread([20000, 21000, 22500]),
     cpuPerRequestUs: null,
-    latencyMs: { p50: 1, p99: 5 },
-    generator: { saturatedRuns: 1 },
+    latencyMs: { p50: 1, p75: 2, p90: 3, p99: 5 },
+    bytesPerSec: 1_360_000,
+    generator: { name: 'wrk', saturatedRuns: 1 },
   }
   const rows = runRows(load)
   t.assert.deepStrictEqual(
@@ -443,5 +473,35 @@ test('runRows and loadRow: one row per run, one per load, saying where the gener
   t.assert.strictEqual(row['req/s'], 21000)
   t.assert.strictEqual(row['req/s range'], '20,000–22,500')
   t.assert.strictEqual(row['server µs/request'], null)
-  t.assert.strictEqual(row['generator saturated'], '1 of 3 runs')
+  t.assert.strictEqual(row['generator saturated'], '1 of 3 runs (wrk)')
+  t.assert.deepStrictEqual([row['p75 ms'], row['p90 ms'], row['transfer/s']], [2, 3, '1.36 MB'])
+  t.assert.ok('wrk CPU %' in rows[0], Object.keys(rows[0]).join(', '))
+})
+
+test('commandText prints what ran as one shell block, labelled only when there are several', (t) => {
+  const one = commandText({ label: 'a', command: 'wrk -t1 -c10 -d1s http://127.0.0.1:1/' })
+  t.assert.match(one, /^The command that ran \(from the workbook's folder, while the server runs\):/)
+  t.assert.match(one, /```sh\nwrk -t1 -c10 -d1s http:\/\/127\.0\.0\.1:1\/\n```$/)
+  t.assert.doesNotMatch(one, /# a/)
+  const two = commandText({ label: 'slow', command: 'x' }, { label: 'fixed', command: 'y' })
+  t.assert.match(two, /^The commands that ran/)
+  t.assert.match(two, /```sh\n# slow\nx\n# fixed\ny\n```$/)
+})
+
+test('toolText names each file a profile wrote, with what opens it, then the commands', (t) => {
+  const { repoRoot } = internal('core/paths')
+  const text = toolText({
+    command: 'PORT=4000 node --cpu-prof --cpu-prof-dir=results/profiles/x-1 apps/x/server.js',
+    file: `${repoRoot}/results/profiles/x-1/CPU.1.cpuprofile`,
+    load: { label: 'x', command: 'wrk -t1 -c100 -d5s http://127.0.0.1:4000/' },
+  })
+  t.assert.match(
+    text,
+    /^The file it wrote:\n\n\* `results\/profiles\/x-1\/CPU\.1\.cpuprofile`: open it in Chrome DevTools .*speedscope/,
+  )
+  t.assert.match(text, /```sh\nPORT=4000 node --cpu-prof .*\n# meanwhile, the load:\nwrk -t1 .*\n```$/)
+  const snaps = toolText({ command: 'node a.js\nkill -USR2 <its pid>', files: ['/elsewhere/a.heapsnapshot', null] })
+  t.assert.match(snaps, /^The file it wrote:\n\n\* `\/elsewhere\/a\.heapsnapshot`: open it in Chrome DevTools .*Memory/)
+  t.assert.doesNotMatch(snaps, /meanwhile/)
+  t.assert.doesNotMatch(toolText({ command: 'make diagnose APP=x' }), /wrote/)
 })

@@ -12,10 +12,11 @@ test('loadResults reads back what saveResults wrote, null when nothing was saved
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
   const code = `
     const h = require('@workbook/harness');
+    const hi = require('@workbook/harness/internal');
     h.saveResults('98-roundtrip.ipynb', { answer: 42 });
-    const back = h.loadResults('98-roundtrip');
-    const errors = ['../escape', '..', 'a/b', ''].map((name) => { try { h.loadResults(name); return 'no error' } catch (e) { return e.message } });
-    process.stdout.write(JSON.stringify({ back, missing: h.loadResults('97-never-saved'), errors }));`
+    const back = hi.loadResults('98-roundtrip');
+    const errors = ['../escape', '..', 'a/b', ''].map((name) => { try { hi.loadResults(name); return 'no error' } catch (e) { return e.message } });
+    process.stdout.write(JSON.stringify({ back, missing: hi.loadResults('97-never-saved'), errors }));`
   const out = JSON.parse(
     execFileSync(process.execPath, ['-e', code], {
       env: { ...process.env, WORKBOOK_RESULTS_DIR: dir },

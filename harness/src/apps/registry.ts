@@ -50,6 +50,9 @@ export const apps: readonly AppEntry[] = [
   app("memory-bounded", "memory-leak with the audit bounded by an LRU cache (last 100)", "/reviews?product=7"),
   // Notebook 03: one app per framework, all serving /hello, /json and /blog (see frameworks.ts).
   ...frameworks.map((f) => app(`frameworks/${f.name}`, `${f.title}: /hello, /json, /blog`, "/hello", f.entry)),
+  // Notebook 06: a visit counter with short synchronous file I/O on every request, and its asynchronous twin.
+  app("visits-sync", "a visit counter reading and writing a small file per request with fs.*Sync", "/visit"),
+  app("visits-async", "the same visit counter with fs.promises: the loop free while the files are read", "/visit"),
   // Notebook 05: a shop API before and after two serialisation micro-wins (apps/lib/shop-work.js).
   app("shop-before", "JSON.stringify and a sha512 etag per answer", "/stock/1"),
   app("shop-after", "a fast-json-stringify serialiser and a CRC-32 etag per answer", "/stock/1"),

@@ -5,6 +5,7 @@ import { loopbackUrl } from "../core/loopback";
 import { assertUniqueKeys } from "../core/order";
 import { repoRoot } from "../core/paths";
 import { pinning, serverWrap } from "../core/pinning";
+import { shellLine } from "../core/shell";
 import { within } from "../core/time";
 import { type AppChannel, openChannel, PROBE_FILE } from "./channel";
 import { cellSerial, type Stoppable, track, untrack } from "./lifecycle";
@@ -54,6 +55,13 @@ export interface AppHandle {
   cpus: string | null;
   /** Set when the app listens beyond loopback. */
   warning: string | null;
+  /**
+   * The command that started it, as a learner would type it from the repository root (or the app's
+   * folder): the environment it was given and the port it listens on, the pinning, the runtime, its
+   * flags, the entry ("PORT=41235 taskset -c 1 node apps/hello-http/server.js"). The harness's probe
+   * preload is left out: the app runs the same without it.
+   */
+  command: string;
   /** The probe's channel (samples, heap snapshots); null on a runtime without it (Bun). */
   channel: AppChannel | null;
   /** Resolves when the spawned process exits. */
@@ -96,6 +104,19 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
   const pinned = (opts.pin ?? true) && pinning().enabled;
   const wrap = [...serverWrap(pinned), ...(opts.wrap ?? [])];
   const argv = [...wrap, runtime, ...preload, ...(opts.nodeArgs ?? []), app.entryPath, ...(opts.args ?? [])];
+  const cwd = opts.cwd ?? (app.registered ? repoRoot : path.dirname(app.entryPath));
+  // The port it listened on goes first: the load commands printed beside a result name that port.
+  const commandOn = (port: number) =>
+    shellLine(
+      [
+        ...wrap,
+        runtime === process.execPath ? "node" : runtime,
+        ...(opts.nodeArgs ?? []),
+        path.relative(cwd, app.entryPath) || app.entryPath,
+        ...(opts.args ?? []),
+      ],
+      { ...opts.env, ...(port ? { PORT: String(port) } : {}) },
+    );
   const env = {
     ...process.env,
     ...opts.env,
@@ -108,7 +129,7 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
   let proc: Awaited<ReturnType<typeof spawnGroup>>;
   try {
     proc = await spawnGroup(argv, {
-      cwd: opts.cwd ?? (app.registered ? repoRoot : path.dirname(app.entryPath)),
+      cwd,
       env,
       name: app.name,
     });
@@ -129,6 +150,7 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
     exited,
     cpus: pinned ? pinning().server : null,
     warning: null,
+    command: commandOn(0),
     channel: opened?.channel ?? null,
     exitInfo: proc.exitInfo,
     stdout: () => proc.stdout.text(),
@@ -167,7 +189,13 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
       port: opts.port,
     });
     loopbackUrl(listening.url);
-    Object.assign(handle, { url: listening.url, port: listening.port, pid: listening.pid, warning: listening.warning });
+    Object.assign(handle, {
+      url: listening.url,
+      port: listening.port,
+      pid: listening.pid,
+      warning: listening.warning,
+      command: commandOn(listening.port),
+    });
     if (listening.warning) console.warn(`[workbook] ${listening.warning}`);
     const probe = opts.probe === false ? null : (opts.probe ?? app.probe);
     if (probe) await probeApp(handle, probe);

@@ -11,9 +11,11 @@ export interface SecondSample {
   run: string;
   /** Seconds since the start of that run. */
   second: number;
-  reqPerSec: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
+  /** Answers in that second (autocannon), or requests the app's probe counted (wrk); null when neither could be read. */
+  reqPerSec: number | null;
+  /** That second's latency percentiles: autocannon's only (wrk reports latency for its whole run); null otherwise. */
+  latencyP50Ms: number | null;
+  latencyP99Ms: number | null;
   /** The server's CPU in that second, % of one core (from its own counters); null without a process to read. */
   serverCpuPercent: number | null;
   /** The load generator's CPU in that second (its main thread), % of one core. */
@@ -38,47 +40,69 @@ function onOneAxis(samples: readonly SecondSample[]): (SecondSample & { x: numbe
 /**
  * req/s per second (one line per run) above p50 and p99 latency per second and the CPU of the server
  * and of the load generator per second, on one time axis across the warm-up and the runs. The live
- * chart and perSecond() both draw this.
+ * chart and perSecond() both draw this. A panel whose figures no second has is left out (a wrk run
+ * has no per-second latency; an app without the probe, no per-second count), and the subtitle says so.
  */
 export function perSecondChart(samples: readonly SecondSample[], meta: ChartMeta): Chart {
   const xs = onOneAxis(samples);
-  const rps = lines(
-    xs.map((s) => ({ x: s.x, y: s.reqPerSec, series: s.run })),
-    {
-      title: "requests per second",
-      xLabel: "seconds",
-      yLabel: "req/s",
-      height: 190,
-    },
+  const panels: Chart[] = [];
+  const counted = xs.filter((s) => s.reqPerSec !== null);
+  if (counted.length)
+    panels.push(
+      lines(
+        counted.map((s) => ({ x: s.x, y: s.reqPerSec!, series: s.run })),
+        { title: "requests per second", xLabel: "seconds", yLabel: "req/s", height: 190 },
+      ),
+    );
+  const timed = xs.filter((s) => s.latencyP50Ms !== null && s.latencyP99Ms !== null);
+  if (timed.length)
+    panels.push(
+      lines(
+        timed.flatMap((s) => [
+          { x: s.x, y: s.latencyP50Ms!, series: "p50" },
+          { x: s.x, y: s.latencyP99Ms!, series: "p99" },
+        ]),
+        { title: "latency per second", xLabel: "seconds", yLabel: "ms", height: 170, colours: PERCENTILE_COLOURS },
+      ),
+    );
+  panels.push(
+    lines(
+      xs.flatMap((s) => [
+        ...(s.serverCpuPercent === null ? [] : [{ x: s.x, y: s.serverCpuPercent, series: "server" }]),
+        { x: s.x, y: s.generatorCpuPercent, series: "generator" },
+      ]),
+      {
+        title: `CPU per second, % of one core (dashed: ${SATURATION_CPU_PERCENT} %, the generator's saturation line)`,
+        xLabel: "seconds",
+        yLabel: "% of a core",
+        height: 150,
+        colours: PROCESS_COLOURS,
+        reference: SATURATION_CPU_PERCENT,
+      },
+    ),
   );
-  const lat = lines(
-    xs.flatMap((s) => [
-      { x: s.x, y: s.latencyP50Ms, series: "p50" },
-      { x: s.x, y: s.latencyP99Ms, series: "p99" },
-    ]),
-    { title: "latency per second", xLabel: "seconds", yLabel: "ms", height: 170, colours: PERCENTILE_COLOURS },
+  const missing = [
+    counted.length ? null : "no per-second request count (the app has no probe)",
+    timed.length ? null : "latency is reported for each whole run, not per second (wrk)",
+  ].filter((m): m is string => m !== null);
+  return stack(
+    panels,
+    missing.length
+      ? { ...meta, subtitle: `${meta.subtitle ?? ""}${meta.subtitle ? "; " : ""}${missing.join("; ")}` }
+      : meta,
   );
-  const cpu = lines(
-    xs.flatMap((s) => [
-      ...(s.serverCpuPercent === null ? [] : [{ x: s.x, y: s.serverCpuPercent, series: "server" }]),
-      { x: s.x, y: s.generatorCpuPercent, series: "generator" },
-    ]),
-    {
-      title: `CPU per second, % of one core (dashed: ${SATURATION_CPU_PERCENT} %, the generator's saturation line)`,
-      xLabel: "seconds",
-      yLabel: "% of a core",
-      height: 150,
-      colours: PROCESS_COLOURS,
-      reference: SATURATION_CPU_PERCENT,
-    },
-  );
-  return stack([rps, lat, cpu], meta);
 }
 
 /** The live chart's subtitle: where the test is, and its last second. */
 export function liveSubtitle(samples: readonly SecondSample[], status: string): string {
   const last = samples[samples.length - 1];
-  return `${status} — last second: ${fmt(last.reqPerSec)} req/s, p99 ${fmt(last.latencyP99Ms)} ms, generator ${fmt(last.generatorCpuPercent)} %`;
+  const figures = [
+    last.reqPerSec === null ? null : `${fmt(last.reqPerSec)} req/s`,
+    last.latencyP99Ms === null ? null : `p99 ${fmt(last.latencyP99Ms)} ms`,
+    last.serverCpuPercent === null ? null : `server ${fmt(last.serverCpuPercent)} %`,
+    `generator ${fmt(last.generatorCpuPercent)} %`,
+  ].filter((f) => f !== null);
+  return `${status} — last second: ${figures.join(", ")}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import os from "node:os";
+import { measuringGenerator } from "./generator";
 import { workbookVersion } from "./paths";
 import { pinning } from "./pinning";
 import { settings } from "./settings";
@@ -16,6 +17,8 @@ export interface Fingerprint {
   profile: string;
   /** Where the apps and the load generator ran: "apps on CPU 1, load generator on CPU 0", or why not pinned. */
   pinning: string;
+  /** The generator comparisons are measured with ("wrk debian/4.1.0-3+b2"), and why when it is not wrk. */
+  generator: string;
   ci: boolean;
   takenAt: string;
 }
@@ -33,15 +36,21 @@ export function fingerprint(): Fingerprint {
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     profile: settings().name,
     pinning: pinning().reason,
+    generator: measuringGenerator().note,
     ci: process.env.CI === "true",
     takenAt: new Date().toISOString(),
   };
 }
 
-/** One line for the top of every notebook: Node, V8, CPU, cores and the workbook's version. */
+/**
+ * The lines for the top of every notebook: Node, V8, CPU, cores, the workbook's version, the pinning
+ * and the generator that measures (when it is not wrk, why, and how to install wrk, on a line of its own).
+ */
 export function describeMachine(fp: Fingerprint = fingerprint()): string {
+  const [generator, ...why] = fp.generator.split(": ");
   return (
     `Node ${fp.node} · V8 ${fp.v8} · ${fp.cpuModel} · ${fp.cores} cores · ${fp.memoryGiB} GiB · ` +
-    `workbook ${fp.workbook} · profile ${fp.profile} · pinning ${fp.pinning}`
+    `workbook ${fp.workbook} · profile ${fp.profile} · pinning ${fp.pinning} · measured with ${generator}` +
+    (why.length ? `\nNote: ${why.join(": ")}.` : "")
   );
 }

@@ -14,11 +14,34 @@ export interface Settings {
   repeats: number;
   /** Seconds of load for a profiler run (clinic, --cpu-prof). */
   profileSeconds: number;
+  /**
+   * A comparison of servers (interleavedLoads): rounds on warm servers, each server loaded once per
+   * round for `roundSeconds`, in turns. Many short rounds rather than a few long ones: the machine's
+   * drift over seconds lands on both servers of a round alike (harness README, "How the workbook measures").
+   */
+  rounds: number;
+  roundSeconds: number;
 }
 
 const PROFILES: Record<Settings["name"], Settings> = {
-  quick: { name: "quick", warmupSeconds: 1, durationSeconds: 1, repeats: 3, profileSeconds: 2 },
-  full: { name: "full", warmupSeconds: 2, durationSeconds: 5, repeats: 5, profileSeconds: 6 },
+  quick: {
+    name: "quick",
+    warmupSeconds: 1,
+    durationSeconds: 1,
+    repeats: 3,
+    profileSeconds: 2,
+    rounds: 3,
+    roundSeconds: 1,
+  },
+  full: {
+    name: "full",
+    warmupSeconds: 2,
+    durationSeconds: 5,
+    repeats: 5,
+    profileSeconds: 6,
+    rounds: 20,
+    roundSeconds: 1,
+  },
 };
 
 export function settings(): Settings {

@@ -30,31 +30,37 @@ function timeline(c: Collected): Chart {
     [
       lines([...of((s) => s.elu * 100, "loop busy"), ...of((s) => (s.cpuMs / s.intervalMs) * 100, "CPU")], {
         ...common,
-        title: `Event-loop utilisation and CPU, % (dashed: ${pct(T.BLOCKED_ELU)}, the "blocked" line)`,
+        title: `Event-loop utilisation and CPU, % (dashed: ${pct(T.BUSY_ELU)}, the "saturated" line)`,
         yLabel: "%",
-        reference: T.BLOCKED_ELU * 100,
+        reference: T.BUSY_ELU * 100,
       }),
       lines(
         of((s) => Math.max(s.delayMaxMs, s.intervalMs - c.sampleMs), "stall"),
         {
           ...common,
-          title: `Longest stall of the loop, ms (dashed: ${T.BLOCKED_STALL_MS} ms)`,
+          title: `Longest stall of the loop, ms (dashed: ${T.LONG_STALL_MS} ms, long stalls above it)`,
           yLabel: "ms",
-          reference: T.BLOCKED_STALL_MS,
+          reference: T.LONG_STALL_MS,
         },
       ),
-      lines([...of((s) => s.heapUsed / MB, "heapUsed"), ...of((s) => s.rss / MB, "RSS")], {
-        ...common,
-        title: "Memory, MB",
-        yLabel: "MB",
-      }),
+      lines(
+        [
+          ...of((s) => s.heapUsed / MB, "heapUsed"),
+          ...of((s) => s.external / MB, "external"),
+          ...of((s) => s.rss / MB, "RSS"),
+        ],
+        {
+          ...common,
+          title: "Memory, MB",
+          yLabel: "MB",
+        },
+      ),
       lines(
         of((s) => (s.gcMs / s.intervalMs) * 100, "GC"),
         {
           ...common,
-          title: `Garbage collection, % of the time (dashed: ${pct(T.GC_SHARE)})`,
+          title: "Garbage collection, % of the time",
           yLabel: "%",
-          reference: T.GC_SHARE * 100,
         },
       ),
     ],

@@ -59,7 +59,7 @@ const WHOSE: Record<string, string> = { user: "the app's", dependency: "a depend
 /** The share a frame is ranked by: the app's own frames with what they called, others on their own. */
 const shareOf = (h: HotFrame) => (h.category === "user" ? h.attributedShare : h.selfShare);
 
-/** "score (tests/fixtures/servers/cpu-hog.js:6, the app's) 98 % of busy CPU"; "writev (native) 3 % ...". */
+/** "work (tests/fixtures/diagnose/cpu-work.js:9, the app's) 98 % of busy CPU"; "writev (native) 3 % ...". */
 export function frameText(h: HotFrame, of = "of busy CPU", share = shareOf(h)): string {
   const where = h.file && WHOSE[h.category] ? `${h.file}:${h.line}, ${WHOSE[h.category]}` : h.category;
   return `${h.name} (${where}) ${pct(share)} ${of}`;

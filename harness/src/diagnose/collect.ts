@@ -20,8 +20,8 @@ import { heapAfterGc } from "../profiles/memory";
  *            each leaves is what the app keeps);
  *   profiled a CPU profile and a sampling heap profile (every allocation), taken through the probe.
  * Why not `--cpu-prof` over the whole run: a CPU profiler's sampling signals cut libuv's idle-time
- * accounting, so event-loop utilisation reads high while one runs (measured on the slow-waits
- * fixture: 0.04-0.12 without, 0.56-0.65 with it at 1 ms, 0.38-0.72 at 4-10 ms); and --cpu-prof
+ * accounting, so event-loop utilisation reads high while one runs (measured on a server that waits
+ * on timers: 0.04-0.12 without, 0.56-0.65 with it at 1 ms, 0.38-0.72 at 4-10 ms); and --cpu-prof
  * also profiles start-up and needs a clean exit. The watched figures are taken before it starts.
  */
 export interface CollectOptions {
@@ -51,11 +51,17 @@ export interface Collected {
    */
   window: { from: number; to: number; startedAt: number };
   warmup: LoadResult;
+  /** The command that started the server (AppHandle.command). */
+  server: string;
   /** The watched load, and the profiled one. */
   load: LoadResult;
   profiled: LoadResult;
-  /** heapUsed (MB) after a full garbage collection just before and just after the watched load: what the app keeps. */
-  retained: { start: number; end: number };
+  /**
+   * heapUsed (MB) after a full garbage collection just before and just after the watched load: what
+   * the app keeps; and `external` (MB: Buffers, typed arrays and other memory outside the JavaScript
+   * heap that its objects hold) at the same two moments.
+   */
+  retained: { start: number; end: number; externalStart: number; externalEnd: number };
   /** The probe's samples whose interval's middle falls in the watched window (at least half of it: see `covering`). */
   samples: ProbeSample[];
   cpuProfile: V8CpuProfile;
@@ -103,15 +109,25 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
   try {
     const app = await startApp(ref, { ...o.start, sampleMs: o.sampleMs });
     const channel = app.channel;
-    const base = { ...o.load, target: app, path: o.route, connections: o.connections, warmup: 0, repeats: 1 };
+    // autocannon: the rules read each answer's own latency (wrk 4 corrects its histogram for coordinated
+    // omission after the run, adding requests that were never sent), and at 10 connections it keeps up.
+    const base = {
+      generator: "autocannon" as const,
+      ...o.load,
+      target: app,
+      path: o.route,
+      connections: o.connections,
+      warmup: 0,
+      repeats: 1,
+    };
     let warmup: LoadResult, load: LoadResult, profiled: LoadResult;
     const window = { from: 0, to: 0, startedAt: 0 };
-    const retained = { start: NaN, end: NaN };
+    const retained = { start: NaN, end: NaN, externalStart: NaN, externalEnd: NaN };
     try {
       if (!channel) throw new WorkbookError("WB_BAD_OPTION", "diagnose needs Node: the probe does not run on Bun");
       warmup = await runLoad({ ...base, duration: o.warmupSeconds, live: false, label: `${name} (warm-up)` });
-      const kept = async () => (await heapAfterGc(app)).heapUsed;
-      retained.start = await kept();
+      const kept = () => heapAfterGc(app);
+      ({ heapUsed: retained.start, external: retained.externalStart } = await kept());
       window.startedAt = Date.now();
       // The window is the load's measured seconds on the app's clock: not the live chart's start-up
       // or final drawing, during which the app waits (measured: up to 1 s; in a 4 s window, that
@@ -126,7 +142,7 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
           window[edge === "start" ? "from" : "to"] = at + offset;
         },
       });
-      retained.end = await kept();
+      ({ heapUsed: retained.end, external: retained.externalEnd } = await kept());
       const probe = (cmd: string, args: Record<string, unknown>) =>
         ask(app, cmd, () => channel.request(cmd, args, 60_000));
       await probe("heap-sampling-start", { intervalBytes: o.heapIntervalBytes, includeCollected: true });
@@ -144,6 +160,7 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
       route: o.route,
       sampleMs: o.sampleMs,
       dir,
+      server: app.command,
       window,
       retained,
       warmup,

@@ -1,6 +1,9 @@
-import type { AppRef } from "../apps/registry";
+import path from "node:path";
+import { type AppRef, resolveApp } from "../apps/registry";
 import type { StartOptions } from "../apps/start";
+import { repoRoot } from "../core/paths";
 import { settings } from "../core/settings";
+import { shellLine } from "../core/shell";
 import type { LoadResult } from "../load/types";
 import { type DiagnosisCharts, diagnosisCharts } from "./charts";
 import { type CollectOptions, collect } from "./collect";
@@ -52,8 +55,16 @@ export interface Diagnosis {
   /** The HTML report's path (null with report: false), in `dir` beside the two profiles. */
   report: string | null;
   dir: string;
-  /** The watched load. */
+  /** The watched load (its `command`: the load that ran). */
   load: LoadResult;
+  /**
+   * What ran, as a learner would type it: `make diagnose APP=... ROUTE=...` (this diagnosis from a
+   * terminal), and the server's own command (`node server.js`, pinned). The load is `load.command`.
+   */
+  command: string;
+  server: string;
+  /** The two profiles it took (open them in Chrome DevTools, or the CPU one in speedscope), beside the report. */
+  files: [string, string];
   charts: DiagnosisCharts;
   /** How long the whole diagnosis took, start to report, in seconds. */
   tookSeconds: number;
@@ -95,7 +106,16 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
     report,
     dir: collected.dir,
     load: collected.load,
+    command: shellLine(["make", "diagnose", `APP=${appArg(app)}`, `ROUTE=${collected.route}`]),
+    server: collected.server,
+    files: [collected.cpuProfileFile, collected.heapProfileFile],
     charts,
     tookSeconds: (performance.now() - started) / 1000,
   };
+}
+
+/** The APP= a learner passes to `make diagnose` (run from the workbook's folder) for `app`: a registered app's name, or its file's path. */
+function appArg(app: AppRef): string {
+  const resolved = resolveApp(app);
+  return resolved.registered ? resolved.name : path.relative(repoRoot, resolved.entryPath);
 }

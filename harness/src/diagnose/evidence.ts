@@ -5,6 +5,7 @@ import { repoRoot } from "../core/paths";
 import { median, slope } from "../core/stats";
 import { cpuFlame, frameOf, heapFlame, type V8CpuProfile, type V8HeapProfile } from "../profiles/flame";
 import { type LineTicks, selfTicksByLine } from "../profiles/profile-detail";
+import { type BusyTime, busyTime, withPauses } from "./busy";
 import type { Collected } from "./collect";
 
 /** The numbers a verdict rests on, from one collected run: nothing here decides anything. */
@@ -50,6 +51,18 @@ export interface Evidence {
     keptMBps: number;
   };
   rss: { startMB: number; endMB: number; slopeMBps: number };
+  /**
+   * Memory outside the JavaScript heap (process.memoryUsage().external: Buffers, typed arrays...):
+   * at the start and end of the window (MB), and what a full collection leaves of it before and after
+   * the window, with its growth per second (MB/s). A leak of Buffers climbs here, not in heapUsed.
+   */
+  external: { startMB: number; endMB: number; keptStartMB: number; keptEndMB: number; keptMBps: number };
+  /**
+   * Where the loop's busy time went, by kind (busy.ts): from the profiled stretch's samples, with
+   * garbage collection's share from the pauses of the watched stretch (withPauses); and the regular
+   * expression that ran longest.
+   */
+  busy: BusyTime;
   /** Bytes allocated per second over the window (the sampling heap profile's estimate), MB/s. */
   allocMBps: number | null;
   /** Share of the busy CPU samples spent under a synchronous file or process call of Node (fs.*Sync, execSync...). */
@@ -148,6 +161,18 @@ export function gather(c: Collected): Evidence {
       keptMBps: (c.retained.end - c.retained.start) / seconds,
     },
     rss: { startMB: (s[0]?.rss ?? NaN) / MB, endMB: (s.at(-1)?.rss ?? NaN) / MB, slopeMBps: rssFit.slope },
+    external: {
+      startMB: (s[0]?.external ?? NaN) / MB,
+      endMB: (s.at(-1)?.external ?? NaN) / MB,
+      keptStartMB: c.retained.externalStart,
+      keptEndMB: c.retained.externalEnd,
+      keptMBps: (c.retained.externalEnd - c.retained.externalStart) / seconds,
+    },
+    busy: (() => {
+      const b = busyTime(c.cpuProfile);
+      const elu = sum((p) => p.elu * p.intervalMs) / wallMs;
+      return { ...b, shares: withPauses(b.shares, sum((p) => p.gcMs) / wallMs / Math.max(elu, 0.05)) };
+    })(),
     allocMBps: profiledSeconds > 0 ? allocations.total / MB / profiledSeconds : null,
     syncIoShare: syncIoShare(c.cpuProfile),
     hot: flame.hot.filter((h) => h.category !== "gc" && h.category !== "program" && notProbe(h)).slice(0, 5),

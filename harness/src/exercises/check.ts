@@ -71,9 +71,10 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
   let plan: { rounds: number; duration: number; warmup: number };
   try {
     const s = settings();
+    // The comparisons' design (settings().rounds of roundSeconds, the apps taking turns), for every metric.
     plan = {
-      rounds: opts.rounds ?? s.repeats,
-      duration: opts.duration ?? s.durationSeconds,
+      rounds: opts.rounds ?? s.rounds,
+      duration: opts.duration ?? s.roundSeconds,
       warmup: opts.warmup ?? s.warmupSeconds,
     };
     spec = loadSpec(ref, opts.exerciseDir && path.resolve(opts.exerciseDir));

@@ -106,7 +106,7 @@ function withoutFigures(
     label,
     value,
     cpuPerRequestUs: null,
-    latencyMs: { p50: NaN, p90: NaN, p99: NaN },
+    latencyMs: { p50: NaN, p75: NaN, p90: NaN, p99: NaN },
     background,
     failure,
     generatorSaturated: false,
@@ -119,7 +119,7 @@ export interface ExerciseRun {
   value: number;
   /** The server's CPU time per request, µs (reqPerSec runs; null otherwise or where it cannot be read). */
   cpuPerRequestUs: number | null;
-  latencyMs: { p50: number; p90: number; p99: number };
+  latencyMs: { p50: number; p75: number; p90: number; p99: number };
   background: ContentionTotals | null;
   /** Why the run does not count (errors, timeouts, unexpected statuses, on either load); null when it does. */
   failure: string | null;

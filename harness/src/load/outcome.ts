@@ -4,6 +4,10 @@ import type { LatencySummary, Outcome } from "./types";
 
 /** The counts and the latency summary every kind of load shares, computed one way. */
 
+/** The status keys of a wrk run that did not count statuses: wrk itself tells only whether an answer was above 399. */
+export const WRK_OK = "2xx/3xx";
+export const WRK_BAD = "4xx/5xx";
+
 /** Outcomes added up: requests, errors, timeouts, non-2xx answers, and answers by status. */
 export function sumOutcomes(list: readonly Outcome[]): Outcome {
   const sum = (f: (o: Outcome) => number) => list.reduce((a, o) => a + f(o), 0);
@@ -29,7 +33,7 @@ export function outcomeProblems(
 ): string[] {
   const out: string[] = [];
   const unexpected = Object.entries(o.statusCodes).filter(
-    ([code]) => !(+code >= 200 && +code <= 299) && !allowed.has(+code),
+    ([code]) => !(+code >= 200 && +code <= 299) && code !== WRK_OK && !allowed.has(+code),
   );
   if (unexpected.length) out.push(`unexpected statuses: ${unexpected.map(([c, n]) => `${n} x ${c}`).join(", ")}`);
   if (!allowErrors && (o.errors > 0 || o.timeouts > 0)) out.push(`${o.errors} errors and ${o.timeouts} timeouts`);
@@ -42,10 +46,11 @@ export const histogram = (): hdr.Histogram =>
 
 /** The summary of a µs histogram, in ms. */
 export function summarise(h: hdr.Histogram): LatencySummary {
-  if (h.totalCount === 0) return { count: 0, p50: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
+  if (h.totalCount === 0) return { count: 0, p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
   return {
     count: h.totalCount,
     p50: h.getValueAtPercentile(50) / 1000,
+    p75: h.getValueAtPercentile(75) / 1000,
     p90: h.getValueAtPercentile(90) / 1000,
     p99: h.getValueAtPercentile(99) / 1000,
     mean: h.mean / 1000,

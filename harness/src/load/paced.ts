@@ -4,8 +4,10 @@ import type { AppHandle } from "../apps/start";
 import { badOption } from "../core/errors";
 import { loopbackUrl } from "../core/loopback";
 import { pinGenerator } from "../core/pinning";
+import { shellLine } from "../core/shell";
 import { percentile } from "../core/stats";
 import { sleep } from "../core/time";
+import { autocannonCommand } from "./generator";
 import { latencySummary } from "./outcome";
 import type { LatencySummary, Outcome } from "./types";
 
@@ -65,6 +67,13 @@ export interface PacedResult extends Outcome {
   due: number;
   sent: number;
   skipped: number;
+  /**
+   * The nearest command line, from the workbook's folder: autocannon at the same rate (`-R`) over as
+   * many connections as this load may keep in flight. Not the same instrument: this generator is open
+   * loop (it sends on schedule while answers are late), autocannon waits on each connection for its
+   * answer, so a stalled server also slows it; wrk2 (`-R`) is open loop but not packaged by Debian.
+   */
+  command: string;
   /** Socket errors by code (e.g. ECONNRESET), so a failure says what it was. */
   errorCodes: Record<string, number>;
   /** Requests sent a second time after a reused keep-alive connection was reset before any answer (at most once each). */
@@ -166,7 +175,8 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
       send(false);
     });
 
-  const release = pinGenerator(opts.pin ?? (typeof opts.target !== "string" && opts.target.cpus !== null));
+  const pinned = opts.pin ?? (typeof opts.target !== "string" && opts.target.cpus !== null);
+  const release = pinGenerator(pinned);
   const start = performance.now() + 5;
   try {
     for (let i = 0; i < due; i++) {
@@ -194,6 +204,20 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
     url: url.href,
     rate: opts.rate,
     seconds: opts.seconds,
+    command: shellLine(
+      autocannonCommand(
+        {
+          url: url.href,
+          method,
+          connections: maxInFlight,
+          pipelining: 1,
+          seconds: opts.seconds,
+          timeoutSeconds: timeoutMs / 1000,
+          rate: opts.rate,
+        },
+        pinned,
+      ),
+    ),
     due,
     sent: pending.length,
     totalRequests: answered.length,

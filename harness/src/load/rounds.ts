@@ -35,7 +35,7 @@ export interface InterleavedRun {
 }
 
 export interface InterleaveOptions {
-  /** Measured rounds. Default settings().repeats. */
+  /** Measured rounds. Default settings().rounds. */
   rounds?: number;
   /** The load of every target given by name (a string), labelled with its name. */
   load?: Omit<LoadOptions, "target" | "repeats">;
@@ -46,9 +46,10 @@ export interface InterleaveOptions {
 }
 
 /**
- * Start every target's app, check its routes, then load the healthy ones in rounds: each round runs
- * each target once, in an order that changes every round, so that a burst of other activity on the
- * machine lands on several targets' runs rather than on all runs of one. Each target is warmed up
+ * Start every target's app, check its routes, then load the healthy ones in rounds (default: the
+ * profile's `rounds` of `roundSeconds`, with the measuring generator): each round runs each target
+ * once, in an order that changes every round, so that a burst of other activity on the machine lands
+ * on several targets' runs rather than on all runs of one. Each target is warmed up
  * before its first round only. `rounds: 0` only starts and checks every app. A target that fails to
  * start, fails a route check or fails a load is reported with its error and dropped from later
  * rounds; the others go on. Every app is stopped at the end, whatever happens. A target given by
@@ -58,7 +59,8 @@ export async function interleavedLoads(
   given: (InterleaveTarget | string)[],
   opts: InterleaveOptions = {},
 ): Promise<Map<string, InterleavedRun>> {
-  const rounds = opts.rounds ?? settings().repeats;
+  const s = settings();
+  const rounds = opts.rounds ?? s.rounds;
   const targets: InterleaveTarget[] = given.map((t) =>
     typeof t === "string"
       ? { key: t, app: t, checks: opts.checks ?? [], load: { label: t, live: false, ...opts.load } }
@@ -98,6 +100,7 @@ export async function interleavedLoads(
           run.rounds.push(
             await runLoad({
               ...t.load,
+              duration: t.load.duration ?? s.roundSeconds,
               target: handle,
               repeats: 1,
               warmup: round === 0 ? t.load.warmup : 0,
@@ -167,6 +170,7 @@ export function combineLoads(results: LoadResult[]): LoadResult {
     latencyMs: {
       count: results.reduce((a, r) => a + r.latencyMs.count, 0),
       p50: med((r) => r.latencyMs.p50),
+      p75: med((r) => r.latencyMs.p75),
       p90: med((r) => r.latencyMs.p90),
       p99: med((r) => r.latencyMs.p99),
       mean: med((r) => r.latencyMs.mean),
@@ -184,6 +188,8 @@ export function combineLoads(results: LoadResult[]): LoadResult {
           }
         : null,
     generator: {
+      name: first.generator.name,
+      report: results[results.length - 1].generator.report,
       cpuPercent: spread(runs.map((f) => f.generatorCpuPercent)),
       saturated: runs.some((f) => f.saturated),
       saturatedRuns: runs.filter((f) => f.saturated).length,

@@ -1,4 +1,4 @@
-import type autocannon from "autocannon";
+import type * as hdr from "hdr-histogram-js";
 import type { AppHandle } from "../apps/start";
 import { generatorCpuMs, type ProcessUsage, readUsage } from "../apps/usage";
 import { LiveChart } from "../charts/live";
@@ -8,11 +8,14 @@ import { fingerprint } from "../core/fingerprint";
 import { loopbackUrl } from "../core/loopback";
 import { pinGenerator, pinning } from "../core/pinning";
 import { SATURATION_CPU_PERCENT, settings } from "../core/settings";
+import { shellLine } from "../core/shell";
 import { median, spread } from "../core/stats";
-import { oneRun, outcomeOf } from "./autocannon";
+import { oneRun, outcomeOf, requestTimeoutSeconds } from "./autocannon";
 import { checkResult, checkWarmup, preflight } from "./checks";
+import { autocannonCommand, type GeneratorLoad, generatorFor } from "./generator";
 import { histogram, summarise, sumOutcomes } from "./outcome";
-import type { LoadOptions, LoadResult, RunFigures } from "./types";
+import type { LoadOptions, LoadResult, Outcome, RunFigures } from "./types";
+import { wrkHistogram, wrkOutcome, wrkRun } from "./wrk";
 
 /** The counters of one second: how many answers, and how much CPU the server and the generator used. */
 interface Second {
@@ -22,8 +25,17 @@ interface Second {
   generatorCpuMs: number;
 }
 
-/** A run's figures over its steady seconds: all but the first, when there are three or more. */
-export function steadyFigures(run: string, seconds: readonly Second[], latency: RunFigures["latencyMs"]): RunFigures {
+/**
+ * A run's figures over its steady seconds: all but the first, when there are three or more (wrk's
+ * whole run comes as one stretch). The generator is saturated when it used SATURATION_CPU_PERCENT of
+ * each of its `generatorThreads` (autocannon has one; wrk one per CPU it was given).
+ */
+export function steadyFigures(
+  run: string,
+  seconds: readonly Second[],
+  latency: RunFigures["latencyMs"],
+  generatorThreads = 1,
+): RunFigures {
   const steady = seconds.length >= 3 ? seconds.slice(1) : seconds;
   const sum = (f: (s: Second) => number) => steady.reduce((a, s) => a + f(s), 0);
   const wallMs = sum((s) => s.wallMs);
@@ -32,19 +44,22 @@ export function steadyFigures(run: string, seconds: readonly Second[], latency: 
   const generatorCpuPercent = wallMs ? (sum((s) => s.generatorCpuMs) / wallMs) * 100 : 0;
   return {
     run,
-    steadySeconds: steady.length,
+    steadySeconds: Math.round(wallMs / 1000),
     reqPerSec: wallMs ? (requests * 1000) / wallMs : 0,
     cpuPerRequestUs: server === null || requests === 0 ? null : (server * 1000) / requests,
     serverCpuPercent: server === null || !wallMs ? null : (server / wallMs) * 100,
     generatorCpuPercent,
-    saturated: generatorCpuPercent >= SATURATION_CPU_PERCENT,
+    saturated: generatorCpuPercent / generatorThreads >= SATURATION_CPU_PERCENT,
     latencyMs: latency,
   };
 }
 
 /** Reads the server's and the generator's counters at the edges of each second. */
 class SecondCounter {
+  private first: { t: number; server: ProcessUsage | null } | null = null;
   private last: { t: number; server: ProcessUsage | null; generator: number } | null = null;
+  /** The generator's CPU time, ms: this process's main thread (autocannon) or another process (wrk). */
+  private generator: () => number | null = generatorCpuMs;
   rssPeakMB = 0;
   threadsPeak = 0;
   constructor(private readonly pid: number | null) {}
@@ -55,11 +70,15 @@ class SecondCounter {
       this.rssPeakMB = Math.max(this.rssPeakMB, server.rssMB);
       this.threadsPeak = Math.max(this.threadsPeak, server.threads);
     }
-    return { t: performance.now(), server, generator: generatorCpuMs() };
+    return { t: performance.now(), server, generator: this.generator() ?? this.last?.generator ?? 0 };
   }
 
-  start(): void {
+  /** A run begins; `generatorPid`: the generator's own process (wrk), or null for this one (autocannon). */
+  start(generatorPid: number | null = null): void {
+    this.generator = generatorPid === null ? generatorCpuMs : () => readUsage(generatorPid)?.cpuMs ?? null;
+    this.last = null;
     this.last = this.read();
+    this.first = this.last;
   }
 
   /** The second since the previous call (or start()). */
@@ -74,15 +93,132 @@ class SecondCounter {
       generatorCpuMs: now.generator - prev.generator,
     };
   }
+
+  /** The server's CPU time since start(), ms (null without a process to read). */
+  serverCpuSinceStart(): number | null {
+    const now = this.read();
+    return now.server && this.first?.server ? now.server.cpuMs - this.first.server.cpuMs : null;
+  }
+}
+
+/** What one run of either generator gives back. */
+interface Pass {
+  outcome: Outcome;
+  /** µs latencies of the run's answers (wrk's: rebuilt from its percentiles). */
+  latency: hdr.Histogram;
+  bytesPerSec: number;
+  /** The stretches the run's figures are taken over: autocannon's seconds, or wrk's whole run as one. */
+  seconds: Second[];
+  command: string;
+  /** wrk's own report (null for autocannon, whose report is the harness's tables). */
+  report: string | null;
+  /** The generator's threads: saturation is judged per thread. */
+  threads: number;
+}
+
+interface PassContext {
+  url: string;
+  load: GeneratorLoad;
+  opts: LoadOptions;
+  app: AppHandle | null;
+  pinned: boolean;
+  counter: SecondCounter;
+  /** This run has started (after the warm-up: the first measured run's edge for onMeasured). */
+  started(): void;
+  /** One second of the run, for the series and the live chart. */
+  second(s: Omit<SecondSample, "run">, sec: Second): void;
+}
+
+async function autocannonPass(c: PassContext): Promise<Pass> {
+  const perSecond: Second[] = [];
+  const latency = histogram();
+  const result = await oneRun(c.url, c.load, c.opts, c.load.seconds, c.app, {
+    onStart: () => {
+      c.counter.start();
+      c.started();
+    },
+    onTick: (t) => {
+      const sec = c.counter.tick(t.requests);
+      perSecond.push(sec);
+      c.second(
+        {
+          second: t.second,
+          reqPerSec: t.requests,
+          latencyP50Ms: t.latency.getValueAtPercentile(50) / 1000,
+          latencyP99Ms: t.latency.getValueAtPercentile(99) / 1000,
+          serverCpuPercent: sec.serverCpuMs === null ? null : (sec.serverCpuMs / sec.wallMs) * 100,
+          generatorCpuPercent: (sec.generatorCpuMs / sec.wallMs) * 100,
+        },
+        sec,
+      );
+    },
+    onLatency: (us) => latency.recordValue(us),
+  });
+  return {
+    outcome: outcomeOf(result),
+    latency,
+    bytesPerSec: result.throughput.average,
+    seconds: perSecond,
+    command: shellLine(autocannonCommand(c.load, c.pinned)),
+    report: null,
+    threads: 1,
+  };
+}
+
+async function wrkPass(c: PassContext): Promise<Pass> {
+  const run = await wrkRun(
+    c.load,
+    { pinned: c.pinned, statuses: (c.opts.allowStatuses ?? []).length > 0, app: c.app },
+    {
+      onStart: (pid) => {
+        c.counter.start(pid);
+        c.started();
+      },
+      onTick: (t) => {
+        const sec = c.counter.tick(t.requests ?? 0);
+        c.second(
+          {
+            second: t.second,
+            reqPerSec: t.requests,
+            latencyP50Ms: null,
+            latencyP99Ms: null,
+            serverCpuPercent: sec.serverCpuMs === null ? null : (sec.serverCpuMs / sec.wallMs) * 100,
+            generatorCpuPercent: (sec.generatorCpuMs / sec.wallMs) * 100,
+          },
+          sec,
+        );
+      },
+    },
+  );
+  const f = run.figures;
+  const wallMs = f.durationUs / 1000;
+  return {
+    outcome: wrkOutcome(f),
+    latency: wrkHistogram(f),
+    bytesPerSec: wallMs ? (f.bytes * 1000) / wallMs : 0,
+    // wrk's figures cover its whole run (its connections open in a few milliseconds: no first second to drop).
+    seconds: [
+      {
+        requests: f.requests,
+        wallMs,
+        serverCpuMs: c.counter.serverCpuSinceStart(),
+        generatorCpuMs: run.cpuMs ?? 0,
+      },
+    ],
+    command: run.command,
+    report: run.report,
+    threads: run.threads,
+  };
 }
 
 /**
- * Load a loopback target with autocannon: one warm-up run (discarded, but checked), then `repeats`
- * measured runs of `duration` seconds. At the edge of every second it reads the server's CPU time
- * and memory from the server's own counters and the generator's CPU, so each run reports req/s,
- * the server's CPU time per request and whether the generator was saturated, over its steady
- * seconds. Throws LoadTestError on unexpected statuses, errors or timeouts (in the warm-up or the
- * measured runs), or an app that dies under load.
+ * Load a loopback target: one warm-up run (discarded, but checked), then `repeats` measured runs of
+ * `duration` seconds, with wrk or autocannon (`generator`; default: the measuring generator, wrk when
+ * installed, see generator.ts). It reads the server's CPU time and memory from the server's own
+ * counters and the generator's CPU, so each run reports req/s, the server's CPU time per request and
+ * whether the generator was saturated: over autocannon's steady seconds, or over wrk's whole run.
+ * Every result carries the command line that reproduces it. Throws LoadTestError on unexpected
+ * statuses, errors or timeouts (in the warm-up or the measured runs), or an app that dies under load.
  */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const s = settings();
@@ -98,18 +234,36 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     repeats: opts.repeats ?? s.repeats,
   };
   if (!(cfg.repeats >= 1) || !(cfg.duration > 0)) throw badOption("runLoad", "repeats must be >= 1 and duration > 0");
+  const load = (seconds: number): GeneratorLoad => ({
+    url,
+    method: cfg.method,
+    connections: cfg.connections,
+    pipelining: cfg.pipelining,
+    seconds,
+    timeoutSeconds: opts.timeout ?? requestTimeoutSeconds(seconds),
+    headers: opts.headers,
+    body: opts.body,
+    rate: opts.rate,
+  });
+  const generator = generatorFor(
+    { ...load(cfg.duration), seconds: Math.min(cfg.duration, cfg.warmup || cfg.duration) },
+    opts.generator,
+  );
   const label = opts.label ?? `${app ? app.name : target.host} ${target.pathname}`;
   const allowed = new Set(opts.allowStatuses ?? []);
   await preflight(url, cfg.method, opts, allowed, app);
 
   const pinned = opts.pin ?? app?.cpus != null;
   const release = pinGenerator(pinned);
-  const live = new LiveChart(label, (opts.live ?? true) && cfg.warmup + cfg.duration * cfg.repeats > 3);
+  const live = new LiveChart(
+    `${label} · ${generator}`,
+    (opts.live ?? true) && cfg.warmup + cfg.duration * cfg.repeats > 3,
+  );
   const counter = new SecondCounter(app?.pid ?? null);
   const rssStartMB = app ? (readUsage(app.pid)?.rssMB ?? NaN) : NaN;
   const series: SecondSample[] = [];
   const all = histogram();
-  const runs: { figures: RunFigures; result: autocannon.Result }[] = [];
+  const runs: { figures: RunFigures; pass: Pass }[] = [];
   try {
     await live.ready(); // the renderer thread starts before the load does, not during it
     const plan: [string, number][] = [
@@ -118,37 +272,28 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     ];
     for (const [run, seconds] of plan) {
       const measured = run !== "warm-up";
-      const runHist = histogram();
-      const perSecond: Second[] = [];
-      const result = await oneRun(url, cfg, opts, seconds, app, {
-        onStart: () => {
-          counter.start();
+      const context: PassContext = {
+        url,
+        load: load(seconds),
+        opts,
+        app,
+        pinned,
+        counter,
+        started: () => {
           if (measured && runs.length === 0) opts.onMeasured?.("start", performance.now());
         },
-        onTick: (t) => {
-          const sec = counter.tick(t.requests);
-          perSecond.push(sec);
-          series.push({
-            run,
-            second: t.second,
-            reqPerSec: t.requests,
-            latencyP50Ms: t.latency.getValueAtPercentile(50) / 1000,
-            latencyP99Ms: t.latency.getValueAtPercentile(99) / 1000,
-            serverCpuPercent: sec.serverCpuMs === null ? null : (sec.serverCpuMs / sec.wallMs) * 100,
-            generatorCpuPercent: (sec.generatorCpuMs / sec.wallMs) * 100,
-          });
+        second: (sample) => {
+          series.push({ run, ...sample });
           live.update(series, measured ? `${run} of ${cfg.repeats}` : "warm-up (discarded)");
         },
-        onLatency: (us) => {
-          runHist.recordValue(us);
-          if (measured) all.recordValue(us);
-        },
-      });
+      };
+      const pass = generator === "wrk" ? await wrkPass(context) : await autocannonPass(context);
       if (!measured) {
-        checkWarmup(label, outcomeOf(result), allowed, opts.allowErrors ?? false, app);
+        checkWarmup(label, pass.outcome, allowed, opts.allowErrors ?? false, app);
         continue;
       }
-      runs.push({ figures: steadyFigures(run, perSecond, summarise(runHist)), result });
+      runs.push({ figures: steadyFigures(run, pass.seconds, summarise(pass.latency), pass.threads), pass });
+      all.add(pass.latency);
     }
     opts.onMeasured?.("end", performance.now());
   } catch (e) {
@@ -160,6 +305,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const figures = runs.map((r) => r.figures);
   const cpu = figures.map((f) => f.cpuPerRequestUs);
   const p = pinning();
+  const last = runs[runs.length - 1].pass;
   const record: LoadResult = {
     label,
     app: app?.name ?? null,
@@ -171,12 +317,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     durationSeconds: cfg.duration,
     warmupSeconds: cfg.warmup,
     repeats: cfg.repeats,
+    command: last.command,
     reqPerSec: spread(figures.map((f) => f.reqPerSec)),
     cpuPerRequestUs: cpu.every((c) => c !== null) ? spread(cpu as number[]) : null,
     latencyMs: summarise(all),
     runs: figures,
-    bytesPerSec: median(runs.map((r) => r.result.throughput.average)),
-    ...sumOutcomes(runs.map((r) => outcomeOf(r.result))),
+    bytesPerSec: median(runs.map((r) => r.pass.bytesPerSec)),
+    ...sumOutcomes(runs.map((r) => r.pass.outcome)),
     server:
       app && figures.every((f) => f.serverCpuPercent !== null)
         ? {
@@ -187,6 +334,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
           }
         : null,
     generator: {
+      name: generator,
+      report: last.report,
       cpuPercent: spread(figures.map((f) => f.generatorCpuPercent)),
       saturated: figures.some((f) => f.saturated),
       saturatedRuns: figures.filter((f) => f.saturated).length,

@@ -1,6 +1,7 @@
 import type { AppHandle } from "../apps/start";
 import type { SecondSample } from "../charts/per-second";
 import type { Fingerprint } from "../core/fingerprint";
+import type { GeneratorName } from "../core/generator";
 import type { Spread } from "../core/stats";
 
 /** What runLoad takes and returns (run.ts), and the counts every kind of load shares (outcome.ts). */
@@ -38,6 +39,12 @@ export interface LoadOptions {
   /** Pin the load generator to its own core. Default: when the app is pinned (see pinning()). */
   pin?: boolean;
   /**
+   * The load generator: "wrk" (a process of its own, C: the measuring one) or "autocannon" (in this
+   * process, with each second's latency on the live chart). Default: the measuring generator, wrk
+   * when it is installed (measuringGenerator()), autocannon for what wrk cannot do (a rate, pipelining).
+   */
+  generator?: GeneratorName;
+  /**
    * Called as the measured runs begin (after the warm-up) and as they end (before the final chart is
    * drawn), with this process's performance.now(): for a tool that cuts its own samples to the load
    * (the diagnosis), leaving out set-up and drawing, during which the app waits.
@@ -49,6 +56,7 @@ export interface LoadOptions {
 export interface LatencySummary {
   count: number;
   p50: number;
+  p75: number;
   p90: number;
   p99: number;
   mean: number;
@@ -70,16 +78,16 @@ export interface Outcome {
 /** One measured run of a load test, over its steady seconds. */
 export interface RunFigures {
   run: string;
-  /** The whole seconds the figures below cover: every second of the run but the first, for runs of 3 s or more. */
+  /** The seconds the figures below cover: every second of an autocannon run but the first, for runs of 3 s or more; all of a wrk run. */
   steadySeconds: number;
   reqPerSec: number;
   /** The server's CPU time (user + system, all threads) per answered request, in µs; null without a process to read. */
   cpuPerRequestUs: number | null;
   /** The server's CPU, % of one core; null without a process to read. */
   serverCpuPercent: number | null;
-  /** The load generator's CPU (its main thread), % of one core. */
+  /** The load generator's CPU (autocannon: its main thread; wrk: every thread), % of one core. */
   generatorCpuPercent: number;
-  /** The generator at or above SATURATION_CPU_PERCENT: this run's req/s is its limit, not the server's. */
+  /** The generator at or above SATURATION_CPU_PERCENT (of each of its threads): this run's req/s is its limit, not the server's. */
   saturated: boolean;
   latencyMs: LatencySummary;
 }
@@ -95,6 +103,8 @@ export interface LoadResult extends Outcome {
   durationSeconds: number;
   warmupSeconds: number;
   repeats: number;
+  /** The command line that reproduces a measured run, from the workbook's folder (wrk's, or autocannon's CLI). */
+  command: string;
   /** Requests per second over each run's steady seconds: median and range across the runs. What users feel, and a bound when the generator was saturated. */
   reqPerSec: Spread;
   /** Server CPU time per request, µs: median and range across the runs. It measures the server even when the generator set the pace. */
@@ -103,12 +113,18 @@ export interface LoadResult extends Outcome {
   latencyMs: LatencySummary;
   /** Each measured run. */
   runs: RunFigures[];
-  /** Bytes per second of 2xx responses (autocannon's count): the median of the runs. */
+  /** Bytes per second read (transfer/s: autocannon's count of response bytes, wrk's of everything read): the median of the runs. */
   bytesPerSec: number;
   /** An app target's CPU (% of one core, across runs), RSS before the warm-up and at its peak, threads at their peak. */
   server: { cpuPercent: Spread; rssStartMB: number; rssPeakMB: number; threadsPeak: number } | null;
-  /** The load generator: its CPU across runs and how many runs it was saturated in. */
-  generator: { cpuPercent: Spread; saturated: boolean; saturatedRuns: number };
+  /** The load generator: which, its own report (wrk's text, as a terminal shows it; null for autocannon), its CPU across runs and how many runs it was saturated in. */
+  generator: {
+    name: GeneratorName;
+    report: string | null;
+    cpuPercent: Spread;
+    saturated: boolean;
+    saturatedRuns: number;
+  };
   /** The CPUs the server and the generator ran on (null: not pinned), and a sentence for prose. */
   pinning: { server: string | null; generator: string | null; note: string };
   /** Per second, the warm-up's included (run "warm-up"). */

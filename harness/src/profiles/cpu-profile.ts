@@ -4,7 +4,7 @@ import { type AppRef, resolveApp } from "../apps/registry";
 import { type StartOptions, startApp } from "../apps/start";
 import type { FlameData } from "../charts/flame-chart";
 import { badOption, WorkbookError } from "../core/errors";
-import { resultsDir } from "../core/paths";
+import { repoRoot, resultsDir } from "../core/paths";
 import { settings } from "../core/settings";
 import { runLoad } from "../load/run";
 import type { LoadOptions, LoadResult } from "../load/types";
@@ -29,6 +29,8 @@ export interface CpuProfileResult {
   app: string;
   /** The .cpuprofile file: open it in Chrome DevTools or speedscope for an interactive view. */
   file: string;
+  /** The command that wrote it (`node --cpu-prof --cpu-prof-dir=... server.js`); `load.command` is the load that ran meanwhile. */
+  command: string;
   profile: V8CpuProfile;
   flame: FlameData;
   load: LoadResult;
@@ -104,7 +106,8 @@ export async function cpuProfile(ref: AppRef, opts: CpuProfileOptions = {}): Pro
     }
     const file = path.join(dir, files[0]);
     const profile = JSON.parse(fs.readFileSync(file, "utf8")) as V8CpuProfile;
-    return { app: name, file, profile, flame: cpuFlame(profile), load };
+    const command = app.command.replace(dir, path.relative(repoRoot, dir));
+    return { app: name, file, command, profile, flame: cpuFlame(profile), load };
   } finally {
     done();
   }

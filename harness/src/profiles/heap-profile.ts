@@ -5,7 +5,9 @@ import type { AppRef } from "../apps/registry";
 import { type StartOptions, withApp } from "../apps/start";
 import type { FlameData } from "../charts/flame-chart";
 import { badOption } from "../core/errors";
+import { repoRoot } from "../core/paths";
 import { settings } from "../core/settings";
+import { withNodeFlags } from "../core/shell";
 import { runLoad } from "../load/run";
 import type { LoadOptions, LoadResult } from "../load/types";
 import { profileDir } from "./cpu-profile";
@@ -30,6 +32,12 @@ export interface HeapProfileResult {
   app: string;
   /** The .heapprofile file: open it in Chrome DevTools' Memory tab. */
   file: string;
+  /**
+   * The nearest command a learner would type for the same profile: `node --heap-prof ... server.js`,
+   * which writes it when the app exits. The harness drives the same sampler through the inspector
+   * instead, so start-up is left out and, with `includeCollected`, what the GC collected is kept.
+   */
+  command: string;
   profile: V8HeapProfile;
   /** Widths are bytes allocated: draw it with flameChart. */
   flame: FlameData;
@@ -68,7 +76,12 @@ export async function heapProfile(ref: AppRef, opts: HeapProfileOptions = {}): P
         });
         await probe.request("heap-sampling-stop", { file });
         const profile = JSON.parse(fs.readFileSync(file, "utf8")) as V8HeapProfile;
-        return { app: app.name, file, profile, flame: heapFlame(profile), load };
+        const command = withNodeFlags(app.command, [
+          "--heap-prof",
+          `--heap-prof-dir=${path.relative(repoRoot, dir)}`,
+          `--heap-prof-interval=${opts.intervalBytes ?? 32768}`,
+        ]);
+        return { app: app.name, file, command, profile, flame: heapFlame(profile), load };
       } finally {
         done();
       }

@@ -6,6 +6,7 @@ import type { AppRef } from "../apps/registry";
 import { type AppHandle, type StartOptions, withApp } from "../apps/start";
 import type { MemoryRow } from "../charts/memory";
 import { badOption, WorkbookError } from "../core/errors";
+import { withNodeFlags } from "../core/shell";
 import { slope } from "../core/stats";
 import { sleep } from "../core/time";
 import { runLoad } from "../load/run";
@@ -148,6 +149,12 @@ export interface HeapSnapshotsResult extends HeapDiff {
   app: string;
   /** The two .heapsnapshot files (open them in Chrome DevTools' Memory tab). */
   files: [string, string];
+  /**
+   * The same from a terminal: start the app with `--heapsnapshot-signal=SIGUSR2`, then `kill -USR2
+   * <pid>` once for each snapshot (Node writes `Heap.<date>.<pid>....heapsnapshot` in its folder).
+   * The harness asks its probe for them instead (v8.writeHeapSnapshot), at known seconds.
+   */
+  command: string;
   load: LoadResult;
 }
 
@@ -179,7 +186,11 @@ export async function heapSnapshots(ref: AppRef, opts: HeapSnapshotsOptions): Pr
           ["--max-old-space-size=4096", script, ...files],
           { maxBuffer: 64 * MB },
         );
-        return { app: app.name, files, load, ...(JSON.parse(stdout) as HeapDiff) };
+        const command = [
+          withNodeFlags(app.command, ["--heapsnapshot-signal=SIGUSR2"]),
+          `kill -USR2 <its pid>   # ${at[0]} s into the load, and again at ${at[1]} s`,
+        ].join("\n");
+        return { app: app.name, files, command, load, ...(JSON.parse(stdout) as HeapDiff) };
       } finally {
         done();
       }

@@ -59,7 +59,7 @@ export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples
 }
 
 /** The lines of the file a profile's url names (a path or a file: URL); null for node:, native or unreadable. */
-function sourceLines(url: string): string[] | null {
+export function sourceLines(url: string): string[] | null {
   const file = url.startsWith("file:") ? fileURLToPath(url) : url;
   if (!path.isAbsolute(file)) return null;
   try {

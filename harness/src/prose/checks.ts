@@ -19,17 +19,21 @@ export class Checklist {
     return this;
   }
 
-  /** A ratio (a number, or a Spread whose median counts) of at least `limit`: "what: 1.52x (median of 5 rounds, ...), at least 1.2x". */
-  atLeast(what: string, value: number | Spread, limit: number): this {
+  /**
+   * A ratio (a number, or a Spread whose median counts) of at least `limit`: "what: 1.52x (median of 5
+   * rounds, ...), at least 1.2x". `measured` OPTIONAL: the spread the threshold was set from, printed
+   * beside it ("at least 1.2x; set from 1.27-1.62x measured").
+   */
+  atLeast(what: string, value: number | Spread, limit: number, measured?: string): this {
     const v = typeof value === "number" ? value : value.median;
     const shown = typeof value === "number" ? times(value) : ratioText(value);
-    return this.expect(v >= limit, `${what}: ${shown}, at least ${limit}x`);
+    return this.expect(v >= limit, `${what}: ${shown}, at least ${limit}x${setFrom(measured)}`);
   }
 
-  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms". */
-  below(what: string, value: number, limit: number, unit = ""): this {
+  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms"; `measured` as for atLeast. */
+  below(what: string, value: number, limit: number, unit = "", measured?: string): this {
     const u = unit ? ` ${unit}` : "";
-    return this.expect(value < limit, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}`);
+    return this.expect(value < limit, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}${setFrom(measured)}`);
   }
 
   /** Every load answered without errors or timeouts, and with 2xx (or an allowed status) only; no loads at all fails. */
@@ -52,6 +56,9 @@ export class Checklist {
     if (this.failed.length) throw new Error(`${this.failed.length} check(s) failed:\n${this.failed.join("\n")}`);
   }
 }
+
+/** "; set from 1.27-1.62x measured" after a threshold, or nothing. */
+const setFrom = (measured?: string) => (measured ? `; set from ${measured} measured` : "");
 
 export function checklist(): Checklist {
   return new Checklist();

@@ -1,6 +1,8 @@
+import path from "node:path";
 import { fmt, plural, times } from "../core/format";
+import { repoRoot } from "../core/paths";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
-import type { Spread } from "../core/stats";
+import { medianInterval, type Spread } from "../core/stats";
 import type { Advantage, RatioReading } from "../load/rounds";
 import type { LoadResult } from "../load/types";
 
@@ -16,11 +18,19 @@ export function spreadText(s: Spread, unit: string, of = "runs"): string {
   return `${fmt(s.median)} ${unit} (median of ${n} ${of}, ${fmt(s.min)}–${fmt(s.max)})`;
 }
 
-/** "1.52x (median of 5 rounds, 1.40x–1.61x)". */
+/** The fewest rounds whose median gets an interval in prose: with fewer, the range says as much. */
+export const INTERVAL_MIN_ROUNDS = 6;
+
+/**
+ * "1.52x (median of 5 rounds, 1.40x–1.61x)"; from INTERVAL_MIN_ROUNDS rounds on, with the 95 %
+ * interval of the median (bootstrap) instead of the range: "1.45x (median of 20 rounds, 95 % interval 1.41x–1.46x)".
+ */
 export function ratioText(s: Spread, of = "rounds"): string {
   const n = s.runs.length;
   if (n <= 1) return times(s.median);
-  return `${times(s.median)} (median of ${n} ${of}, ${times(s.min)}–${times(s.max)})`;
+  if (n < INTERVAL_MIN_ROUNDS) return `${times(s.median)} (median of ${n} ${of}, ${times(s.min)}–${times(s.max)})`;
+  const i = medianInterval(s.runs);
+  return `${times(s.median)} (median of ${n} ${of}, 95 % interval ${times(i.low)}–${times(i.high)})`;
 }
 
 const READINGS: Record<RatioReading, string> = {
@@ -58,9 +68,12 @@ export function advantageText(a: string, b: string, adv: Advantage): string {
 
 /** Where the load generator stood in a load's runs: one sentence, with the threshold. */
 export function saturationText(r: Pick<LoadResult, "generator" | "runs">): string {
-  const { saturatedRuns, cpuPercent } = r.generator;
+  const { saturatedRuns, cpuPercent, name } = r.generator;
   const n = r.runs.length;
-  const use = `its main thread used ${fmt(cpuPercent.median)} % of a core (median of the runs' steady seconds)`;
+  const use =
+    name === "wrk"
+      ? `wrk used ${fmt(cpuPercent.median)} % of a core (median of the runs)`
+      : `autocannon's thread used ${fmt(cpuPercent.median)} % of a core (median of the runs' steady seconds)`;
   if (saturatedRuns === 0) return `The load generator kept up: ${use}, below the ${SATURATION_CPU_PERCENT} % line.`;
   const which = saturatedRuns === n ? `in every run (${plural(n, "run")})` : `in ${saturatedRuns} of ${n} runs`;
   return (
@@ -73,4 +86,50 @@ export function saturationText(r: Pick<LoadResult, "generator" | "runs">): strin
 export function durationText(seconds: number): string {
   if (seconds < 90) return `about ${Math.max(5, Math.round(seconds / 5) * 5)} s`;
   return `about ${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * What just ran, as command lines to paste into a terminal from the workbook's folder (with the server
+ * running): one fenced block, one line per load, each under a comment with its label when there are
+ * several. E.g. "taskset -c 0 wrk -t1 -c100 -d5s --latency ... http://127.0.0.1:41235/json".
+ */
+export function commandText(...loads: readonly { label: string; command: string }[]): string {
+  const lines = loads.flatMap((l) => (loads.length > 1 ? [`# ${l.label}`, l.command] : [l.command]));
+  const what = loads.length > 1 ? "The commands that ran" : "The command that ran";
+  return `${what} (from the workbook's folder, while the server runs):\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``;
+}
+
+/** How to open each kind of file a profile writes. */
+const OPENS_IN: Record<string, string> = {
+  ".cpuprofile":
+    "Chrome DevTools (chrome://inspect → Open dedicated DevTools for Node → Performance → Load profile) or https://www.speedscope.app",
+  ".heapprofile": "Chrome DevTools (chrome://inspect → Open dedicated DevTools for Node → Memory → Load)",
+  ".heapsnapshot":
+    "Chrome DevTools (chrome://inspect → Open dedicated DevTools for Node → Memory → Load; load both, then Comparison)",
+  ".html": "any browser",
+};
+
+/**
+ * What a profile (or a diagnosis) ran and what it wrote, for a learner to repeat without the
+ * workbook: the files as paths from the workbook's folder, each with what opens it, then the
+ * commands in one fenced block (the server's, then the load that ran meanwhile).
+ */
+export function toolText(r: {
+  command: string;
+  file?: string;
+  files?: readonly (string | null)[];
+  load?: { label: string; command: string };
+}): string {
+  const files = [...(r.file ? [r.file] : []), ...(r.files ?? [])].filter((f): f is string => f !== null);
+  const inside = (f: string) => !path.relative(repoRoot, f).startsWith("..");
+  const shown = (f: string) => (path.isAbsolute(f) && inside(f) ? path.relative(repoRoot, f) : f);
+  const opens = (f: string) => OPENS_IN[path.extname(f)] ?? "a text editor";
+  const written = files.map((f) => `* \`${shown(f)}\`: open it in ${opens(f)}`);
+  const lines = [r.command, ...(r.load ? ["# meanwhile, the load:", r.load.command] : [])];
+  return [
+    ...(written.length
+      ? [`${files.length > 1 ? "The files it wrote" : "The file it wrote"}:`, "", ...written, ""]
+      : []),
+    `What ran, from the workbook's folder:\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``,
+  ].join("\n");
 }

@@ -6,9 +6,13 @@ import { doctorSampling } from "../profiles/doctor";
 
 /** Findings of the lessons whose wording depends on the run: each a small function, tested in tests/unit/prose.test.js. */
 
-/** The measured seconds (with at least one answer) of each fresh app, in order. */
+/** The measured seconds with at least one answer and their latency (autocannon's seconds: wrk has none) of each fresh app, in order. */
 function measuredSeconds(fresh: FreshLoadResult) {
-  return fresh.runs.map((r) => r.series.filter((s) => s.run !== "warm-up" && s.reqPerSec > 0));
+  return fresh.runs.map((r) =>
+    r.series
+      .filter((s) => s.run !== "warm-up" && (s.reqPerSec ?? 0) > 0)
+      .flatMap((s) => (s.latencyP99Ms === null ? [] : [{ ...s, latencyP99Ms: s.latencyP99Ms }])),
+  );
 }
 
 /** How many of the fresh apps had a last second's p99 above `factor` x their first second's: a server that slows as it serves. */

@@ -10,23 +10,40 @@ export function runRows(r: LoadResult): Record<string, Cell>[] {
     run: f.run,
     "req/s": f.reqPerSec,
     "p50 ms": f.latencyMs.p50,
+    "p75 ms": f.latencyMs.p75,
+    "p90 ms": f.latencyMs.p90,
     "p99 ms": f.latencyMs.p99,
     "server µs/request": f.cpuPerRequestUs,
     "server CPU %": f.serverCpuPercent,
-    "generator CPU %": f.generatorCpuPercent,
+    [`${r.generator.name} CPU %`]: f.generatorCpuPercent,
     "generator saturated": f.saturated ? "yes" : "no",
   }));
 }
 
-/** One row for a whole load (its runs' medians and ranges), labelled. */
+/**
+ * One row for a whole load (its runs' medians and ranges), labelled: req/s, transfer/s, the server's
+ * CPU time per request, latency at p50, p75, p90 and p99 (wrk's distribution, as the 2022 table
+ * gave it), and the generator with the runs it was saturated in.
+ */
 export function loadRow(label: string, r: LoadResult): Record<string, Cell> {
   return {
     "": label,
     "req/s": r.reqPerSec.median,
     "req/s range": `${fmt(r.reqPerSec.min)}–${fmt(r.reqPerSec.max)}`,
+    "transfer/s": bytesText(r.bytesPerSec),
     "server µs/request": r.cpuPerRequestUs?.median ?? null,
     "p50 ms": r.latencyMs.p50,
+    "p75 ms": r.latencyMs.p75,
+    "p90 ms": r.latencyMs.p90,
     "p99 ms": r.latencyMs.p99,
-    "generator saturated": `${r.generator.saturatedRuns} of ${r.runs.length} runs`,
+    "generator saturated": `${r.generator.saturatedRuns} of ${r.runs.length} runs (${r.generator.name})`,
   };
+}
+
+/** "1.36 MB", "820 KB", "512 B" (decimal units, as wrk prints them: per second in a table's column). */
+export function bytesText(bytes: number): string {
+  if (!Number.isFinite(bytes)) return "—";
+  if (bytes >= 1e6) return `${fmt(bytes / 1e6)} MB`;
+  if (bytes >= 1e3) return `${fmt(bytes / 1e3)} KB`;
+  return `${fmt(bytes)} B`;
 }

@@ -31,7 +31,7 @@ export const published2022: PublishedTable = {
   id: "study-2022",
   title: "2022 study",
   source:
-    "A 2022 framework comparison (quoted in BRIEF.md section 3), which printed transfer/s, latency and memory (37-60 MB) beside req/s.",
+    "A 2022 blog post's framework table (Node 16, wrk -t12 -c500 -d5m; its address was not kept with the figures), which printed transfer/s, latency and memory (37-60 MB) beside req/s.",
   runtime: "Node 16",
   command: "wrk -t12 -c500 -d5m",
   baseline: "http",

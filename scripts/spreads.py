@@ -1,0 +1,125 @@
+"""`make spreads`: the measured spread behind every check, from repeated runs of notebooks.
+
+    .venv/bin/python scripts/spreads.py [--runs 5] [--busy] [--out build/spreads] NOTEBOOK...
+    .venv/bin/python scripts/spreads.py --summary [--out build/spreads]
+
+Executes each notebook `--runs` times (the profile of WORKBOOK_PROFILE), one after the other, and
+reads the lines its checks cell printed ("ok  name: 1.52x (...), at least 1.1x" / "FAILED  ..."):
+for every check, the value each run measured, its range, and whether it ever failed. `--busy` runs
+two busy loops (one per CPU, the workbook's own priority) for the whole time, as a machine shared
+with other work would. Every run's executed copy, its duration and its check lines are kept in
+`--out` (results.jsonl), so a threshold's spread can be quoted with the runs behind it. NOTEBOOK is
+a path (notebooks/02-event-loop.ipynb, solutions/05-leak/05-leak.ipynb, exercises/...).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from nbrun import NotebookFailed, execute  # noqa: E402
+
+LINE = re.compile(r"^(ok|FAILED)\s+(.*)$")
+NUMBER = re.compile(r"-?[\d,]*\.?\d+")
+
+
+def check_lines(nb) -> list[tuple[bool, str, float | None]]:
+    """(passed, name, the first number after the name's colon) for each line the checks cell printed."""
+    found = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for out in cell.get("outputs", []):
+            for line in str(out.get("text", "")).splitlines():
+                m = LINE.match(line)
+                if not m:
+                    continue
+                name, _, rest = m.group(2).rpartition(": ") if ": " in m.group(2) else (m.group(2), "", "")
+                num = NUMBER.search(rest)
+                value = float(num.group().replace(",", "")) if num else None
+                found.append((m.group(1) == "ok", name or m.group(2), value))
+    return found
+
+
+def busy_loops() -> list[subprocess.Popen]:
+    return [subprocess.Popen(["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"])
+            for cpu in range(os.cpu_count() or 2)]
+
+
+def summary(out: Path) -> None:
+    """Per notebook and check: the values measured, quiet and busy, their range, and the failures."""
+    rows: dict[tuple[str, str], dict[str, list]] = {}
+    times: dict[tuple[str, str], list[float]] = {}
+    for line in (out / "results.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        nb = Path(r["notebook"]).stem
+        times.setdefault((nb, r["condition"]), []).append(r["seconds"])
+        if r["error"]:
+            rows.setdefault((nb, "(the notebook failed before its checks)"), {}).setdefault(r["condition"], []).append(None)
+        for passed, name, value in r["checks"]:
+            cell = rows.setdefault((nb, name), {}).setdefault(r["condition"], [])
+            cell.append(value if passed else f"FAILED {value}")
+    fmt = lambda vs: ", ".join("—" if v is None else (v if isinstance(v, str) else f"{v:g}") for v in vs)
+    for (nb, name), by in sorted(rows.items()):
+        nums = [v for vs in by.values() for v in vs if isinstance(v, float)]
+        rng = f"{min(nums):g}-{max(nums):g}" if nums else ""
+        print(f"{nb} | {name} | range {rng} | " + " | ".join(f"{c}: {fmt(vs)}" for c, vs in sorted(by.items())))
+    for (nb, cond), ts in sorted(times.items()):
+        print(f"{nb} {cond}: {len(ts)} runs, {min(ts):.0f}-{max(ts):.0f} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("notebooks", nargs="*")
+    ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--busy", action="store_true")
+    ap.add_argument("--out", default=str(ROOT / "build" / "spreads"))
+    args = ap.parse_args()
+    out = Path(args.out)
+    if args.summary:
+        summary(out)
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    condition = "busy" if args.busy else "quiet"
+    loops = busy_loops() if args.busy else []
+    try:
+        with (out / "results.jsonl").open("a") as log:
+            for path in map(Path, args.notebooks):
+                for i in range(args.runs):
+                    started = time.monotonic()
+                    record = {"notebook": str(path), "run": i + 1, "condition": condition,
+                              "profile": os.environ.get("WORKBOOK_PROFILE", "full"), "at": time.strftime("%FT%T")}
+                    try:
+                        nb = execute(path.resolve(), timeout=1800)
+                        record["checks"] = check_lines(nb)
+                        record["error"] = None
+                    except NotebookFailed as err:
+                        record["checks"], record["error"] = [], str(err)[-3000:]
+                        nb = None
+                    record["seconds"] = round(time.monotonic() - started, 1)
+                    failed = [c[1] for c in record["checks"] if not c[0]]
+                    print(f"{path.stem} run {i + 1} ({condition}): {record['seconds']} s, "
+                          f"{len(record['checks'])} checks, failed: {failed or record['error'] and 'ERROR' or 'none'}",
+                          flush=True)
+                    log.write(json.dumps(record) + "\n")
+                    log.flush()
+                    if nb is not None:
+                        import nbformat
+                        nbformat.write(nb, out / f"{path.stem}-{condition}-{i + 1}.ipynb")
+    finally:
+        for p in loops:
+            p.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
