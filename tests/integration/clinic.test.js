@@ -1,6 +1,7 @@
 'use strict'
 // Integration: clinic run end to end on a live app (tests/integration/, make test-integration).
 const { test } = require('node:test')
+const path = require('node:path')
 const fs = require('node:fs')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')

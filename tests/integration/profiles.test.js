@@ -1,6 +1,7 @@
 'use strict'
 // Integration (make test-integration): cpuProfile on live apps.
 const { test } = require('node:test')
+const path = require('node:path')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
 const { fixture } = require('../unit/helpers')
