@@ -1,7 +1,6 @@
 // clinic doctor and clinic flame on an app under load: the reports' paths, doctor's verdict and
 // samples, flame's hottest frames. Takes a minute or so (clinic analyses after the load): run it
 // on a quiet machine. Run: node_modules/node/bin/node harness/samples/clinic.js [app-name]
-const wb = require('@workbook/harness')
 const internal = require('@workbook/harness/internal')
 
 async function main() {

@@ -1,7 +1,6 @@
 'use strict'
 // Integration (make test-integration): the harness against live servers.
 const { test } = require('node:test')
-const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
 const { SHORT } = require('../unit/helpers')
 const { stepFigures } = require('../unit/helpers').internal('load/fresh')

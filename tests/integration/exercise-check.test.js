@@ -4,29 +4,12 @@
 // Its contract without measuring is in tests/unit/exercise-check.test.js; the measured checks of the
 // real exercises (both ways, and the bad submissions) are in tests/exercises/.
 const { test } = require('node:test')
-const path = require('node:path')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
 const ex = require('@workbook/harness/exercises')
+const { exerciseSpec: spec } = require('../unit/helpers')
 
 const SHORT = { rounds: 2, duration: 2, warmup: 0 }
-const fixtures = path.join(__dirname, '..', 'fixtures', 'apps')
-
-function spec(overrides = {}) {
-  return {
-    exercise: 'unblock-test',
-    app: { entry: 'unblock-done.js', probe: '/cheap' },
-    baseline: { entry: 'unblock-start.js' },
-    requests: [{ path: '/cheap' }, { path: '/expensive' }],
-    compare: ['status', 'body'],
-    load: { path: '/cheap', rate: 200 },
-    background: { path: '/expensive', busyShare: 0.5 },
-    metric: 'p99',
-    threshold: 3,
-    dir: fixtures,
-    ...overrides,
-  }
-}
 
 test('an app that answers nothing within a round measured 0 req/s: a slow app, not a failed one', async (t) => {
   const r = await ex.checkExercise(

@@ -1,7 +1,6 @@
 'use strict'
 // Integration (make test-integration): contention measured on a live app that blocks.
 const { test } = require('node:test')
-const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
 const { fixture } = require('../unit/helpers')
 const { startApp } = require('../unit/helpers').internal('apps/start')

@@ -8,29 +8,12 @@ const fs = require('node:fs')
 const os = require('node:os')
 const h = require('@workbook/harness')
 const ex = require('@workbook/harness/exercises')
-const { serveHere } = require('./helpers')
+const { serveHere, exerciseSpec: spec } = require('./helpers')
 const { compareResponses, jsonShape } = require('./helpers').internal('exercises/answers')
 const { freshPath } = require('./helpers').internal('exercises/load')
 const { loadSpec } = require('./helpers').internal('exercises/spec')
 
 const SHORT = { rounds: 2, duration: 2, warmup: 0 }
-const fixtures = path.join(__dirname, '..', 'fixtures', 'apps')
-
-function spec(overrides = {}) {
-  return {
-    exercise: 'unblock-test',
-    app: { entry: 'unblock-done.js', probe: '/cheap' },
-    baseline: { entry: 'unblock-start.js' },
-    requests: [{ path: '/cheap' }, { path: '/expensive' }],
-    compare: ['status', 'body'],
-    load: { path: '/cheap', rate: 200 },
-    background: { path: '/expensive', busyShare: 0.5 },
-    metric: 'p99',
-    threshold: 3,
-    dir: fixtures,
-    ...overrides,
-  }
-}
 
 test('loadSpec names what a spec lacks, and where it looked for one', (t) => {
   t.assert.throws(

@@ -50,4 +50,24 @@ async function freePort() {
   return port
 }
 
-module.exports = { fixture, server, internal, alive, waitUntil, SHORT, serveHere, freePort }
+/**
+ * An exercise check's spec on the small fixtures (tests/fixtures/apps/unblock-*.js): exercise 02's
+ * shape, /cheap's p99 under a paced load with /expensive in the background; `overrides` replace parts.
+ */
+function exerciseSpec(overrides = {}) {
+  return {
+    exercise: 'unblock-test',
+    app: { entry: 'unblock-done.js', probe: '/cheap' },
+    baseline: { entry: 'unblock-start.js' },
+    requests: [{ path: '/cheap' }, { path: '/expensive' }],
+    compare: ['status', 'body'],
+    load: { path: '/cheap', rate: 200 },
+    background: { path: '/expensive', busyShare: 0.5 },
+    metric: 'p99',
+    threshold: 3,
+    dir: path.join(__dirname, '..', 'fixtures', 'apps'),
+    ...overrides,
+  }
+}
+
+module.exports = { fixture, server, internal, alive, waitUntil, SHORT, serveHere, freePort, exerciseSpec }
