@@ -49,4 +49,12 @@ test("an app's command is what a learner types to start it: its env, the port it
   } finally {
     await app.stop()
   }
+  // a server file of the learner's runs from its own folder: the command goes there, in a subshell
+  const own = await startApp(path.join(__dirname, '..', '..', 'notebooks', 'your-server', 'server.js'))
+  try {
+    const pin = h.pinning().enabled ? `taskset -c ${own.cpus} ` : ''
+    t.assert.strictEqual(own.command, `(cd notebooks/your-server && PORT=${own.port} ${pin}node server.js)`)
+  } finally {
+    await own.stop()
+  }
 })

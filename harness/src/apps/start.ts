@@ -5,7 +5,7 @@ import { loopbackUrl } from "../core/loopback";
 import { assertUniqueKeys } from "../core/order";
 import { repoRoot } from "../core/paths";
 import { pinning, serverWrap } from "../core/pinning";
-import { shellLine } from "../core/shell";
+import { shellLine, shellWord } from "../core/shell";
 import { within } from "../core/time";
 import { type AppChannel, openChannel, PROBE_FILE } from "./channel";
 import { cellSerial, type Stoppable, track, untrack } from "./lifecycle";
@@ -56,10 +56,11 @@ export interface AppHandle {
   /** Set when the app listens beyond loopback. */
   warning: string | null;
   /**
-   * The command that started it, as a learner would type it from the repository root (or the app's
-   * folder): the environment it was given and the port it listens on, the pinning, the runtime, its
-   * flags, the entry ("PORT=41235 taskset -c 1 node apps/hello-http/server.js"). The harness's probe
-   * preload is left out: the app runs the same without it.
+   * The command that started it, as a learner would type it from the workbook's folder: the
+   * environment it was given and the port it listens on, the pinning, the runtime, its flags, the
+   * entry ("PORT=41235 taskset -c 1 node apps/hello-http/server.js"); an app that runs from its own
+   * folder in a subshell that goes there ("(cd notebooks/your-server && PORT=41235 node server.js)").
+   * The harness's probe preload is left out: the app runs the same without it.
    */
   command: string;
   /** The probe's channel (samples, heap snapshots); null on a runtime without it (Bun). */
@@ -106,8 +107,10 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
   const argv = [...wrap, runtime, ...preload, ...(opts.nodeArgs ?? []), app.entryPath, ...(opts.args ?? [])];
   const cwd = opts.cwd ?? (app.registered ? repoRoot : path.dirname(app.entryPath));
   // The port it listened on goes first: the load commands printed beside a result name that port.
-  const commandOn = (port: number) =>
-    shellLine(
+  // An app that runs from its own folder gets a `cd` there, in a subshell: the line still runs from
+  // the workbook's folder, as the loads printed beside it do.
+  const commandOn = (port: number) => {
+    const line = shellLine(
       [
         ...wrap,
         runtime === process.execPath ? "node" : runtime,
@@ -117,6 +120,11 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
       ],
       { ...opts.env, ...(port ? { PORT: String(port) } : {}) },
     );
+    if (cwd === repoRoot) return line;
+    const rel = path.relative(repoRoot, cwd);
+    const dir = rel.startsWith("..") || path.isAbsolute(rel) ? cwd : rel;
+    return `(cd ${shellWord(dir)} && ${line})`;
+  };
   const env = {
     ...process.env,
     ...opts.env,
