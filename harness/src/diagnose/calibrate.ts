@@ -27,6 +27,9 @@ export interface Calibrated {
 /** Whether a verdict is right for a calibration server. */
 export const isRight = (c: Pick<Calibrated, "expected" | "or">, id: VerdictId) => id === c.expected || id === c.or;
 
+/** How a reading is split midway: in points (a share of one whole) or in factors (a ratio, a rate). */
+export type Scale = "share" | "ratio";
+
 /**
  * A line between two groups of readings: `above` must read at or above it, `below` under it. Where
  * they do not overlap, midway between the highest `below` (at least `floor`) and the lowest `above`;
@@ -36,8 +39,6 @@ export const isRight = (c: Pick<Calibrated, "expected" | "or">, id: VerdictId) =
  * from either side; for a `"ratio"` (latency over CPU, MB/s, readings whose gaps span orders of
  * magnitude) the geometric mean, as far in factors.
  */
-export type Scale = "share" | "ratio";
-
 export function lineBetween(below: readonly number[], above: readonly number[], scale: Scale, floor = 0): number {
   const lo = below.filter(Number.isFinite);
   const hi = above.filter(Number.isFinite);
