@@ -1,21 +1,7 @@
 'use strict'
 // Integration (make test-integration): the harness against live servers.
 const { test } = require('node:test')
-const { internal } = require('../unit/helpers')
-
-// Per-second samples as runLoad records them: a warm-up, then measured runs.
-const secondSamples = (runs, seconds, reqPerSec = 40000) =>
-  runs.flatMap((run) =>
-    Array.from({ length: seconds }, (_, i) => ({
-      run,
-      second: i + 1,
-      reqPerSec: reqPerSec - i * 100,
-      latencyP50Ms: 0.2,
-      latencyP99Ms: 0.1 + i,
-      serverCpuPercent: null,
-      generatorCpuPercent: 50,
-    })),
-  )
+const { internal, secondSamples } = require('../unit/helpers')
 
 test('the live chart draws SVG frames off the main thread while a test runs, then one frame with PNG, and nothing after it', async (t) => {
   const { LiveChart, LIVE_INTERVAL_MS } = internal('charts/live')

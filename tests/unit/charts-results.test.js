@@ -3,7 +3,7 @@ const { test } = require('node:test')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { internal } = require('./helpers')
+const { internal, secondSamples } = require('./helpers')
 
 test('charts render to SVG with a title, to PNG, and to a text fallback', (t) => {
   const h = require('@workbook/harness')
@@ -45,20 +45,6 @@ test('saveResults writes results/<notebook>.json with the fingerprint', (t) => {
   t.assert.strictEqual(saved.fingerprint.node, process.version)
   t.assert.match(out[1], /must be a plain file name/)
 })
-
-// Per-second samples as runLoad records them: a warm-up, then measured runs.
-const secondSamples = (runs, seconds, reqPerSec = 40000) =>
-  runs.flatMap((run) =>
-    Array.from({ length: seconds }, (_, i) => ({
-      run,
-      second: i + 1,
-      reqPerSec: reqPerSec - i * 100,
-      latencyP50Ms: 0.2,
-      latencyP99Ms: 0.1 + i,
-      serverCpuPercent: null,
-      generatorCpuPercent: 50,
-    })),
-  )
 
 test("perSecond draws a result's per-second series; refuses one without samples", (t) => {
   const h = require('@workbook/harness')

@@ -70,4 +70,29 @@ function exerciseSpec(overrides = {}) {
   }
 }
 
-module.exports = { fixture, server, internal, alive, waitUntil, SHORT, serveHere, freePort, exerciseSpec }
+/** Per-second samples as runLoad records them: a warm-up, then measured runs. */
+const secondSamples = (runs, seconds, reqPerSec = 40000) =>
+  runs.flatMap((run) =>
+    Array.from({ length: seconds }, (_, i) => ({
+      run,
+      second: i + 1,
+      reqPerSec: reqPerSec - i * 100,
+      latencyP50Ms: 0.2,
+      latencyP99Ms: 0.1 + i,
+      serverCpuPercent: null,
+      generatorCpuPercent: 50,
+    })),
+  )
+
+module.exports = {
+  fixture,
+  server,
+  internal,
+  alive,
+  waitUntil,
+  SHORT,
+  serveHere,
+  freePort,
+  exerciseSpec,
+  secondSamples,
+}
