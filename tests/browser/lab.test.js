@@ -185,22 +185,30 @@ async function kernelOf(lab, nbPath) {
 
 /**
  * A screenshot of the element and its image source, taken while the element stays put: outputs that
- * appear above it move it down the page between measuring and capturing, so a moved one is taken again.
+ * appear above it move it down the page between measuring and capturing, and each update of the live
+ * chart replaces its element (Playwright then reports it "not attached to the DOM"), so a moved or
+ * replaced one is taken again; the locator finds the new element on the next try.
  */
 async function steadyShot(locator, file) {
-  for (let i = 0; i < 10; i++) {
-    await locator.scrollIntoViewIfNeeded()
-    const before = await locator.boundingBox()
-    const src = await locator.evaluate((el) => el.getAttribute('src') ?? el.outerHTML)
-    const png = await locator.screenshot()
-    const after = await locator.boundingBox()
-    if (before && after && ['x', 'y', 'width', 'height'].every((k) => before[k] === after[k])) {
-      if (file) fs.writeFileSync(file, png)
-      return { png, src }
+  const problems = []
+  for (let i = 0; i < 20; i++) {
+    try {
+      await locator.scrollIntoViewIfNeeded({ timeout: 5000 })
+      const before = await locator.boundingBox({ timeout: 5000 })
+      const src = await locator.evaluate((el) => el.getAttribute('src') ?? el.outerHTML, null, { timeout: 5000 })
+      const png = await locator.screenshot({ timeout: 5000 })
+      const after = await locator.boundingBox({ timeout: 5000 })
+      if (before && after && ['x', 'y', 'width', 'height'].every((k) => before[k] === after[k])) {
+        if (file) fs.writeFileSync(file, png)
+        return { png, src }
+      }
+      problems.push('moved')
+    } catch (err) {
+      problems.push(String(err.message).split('\n')[0])
     }
     await sleep(100)
   }
-  throw new Error('the live chart kept moving on the page')
+  throw new Error(`the live chart kept moving or being replaced on the page: ${problems.join('; ')}`)
 }
 
 /** The code cells' prompts: '[3]:', '[*]:' (running or queued), '[ ]:' (not run). */
