@@ -37,6 +37,18 @@ test('microbench fails with the script stderr, and past its time limit', async (
     /did not finish within 300 ms/,
   )
   await t.assert.rejects(hi.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
+  await t.assert.rejects(hi.microbench('micro/lies.js', { processes: 0 }), /processes must be a whole number >= 1/)
+})
+
+test('microbench over several processes: each task keeps the mean of every process and reports their median', async (t) => {
+  const r = await hi.microbench('micro/lies.js', { ...FAST, processes: 3 })
+  t.assert.strictEqual(r.processes, 3)
+  for (const task of r.tasks) {
+    t.assert.strictEqual(task.perProcessNs.length, 3, task.name)
+    const sorted = [...task.perProcessNs].sort((a, b) => a - b)
+    t.assert.strictEqual(task.meanNs, sorted[1], `${task.name}: ${task.perProcessNs}`)
+    t.assert.ok(Math.abs(task.opsPerSec - 1e9 / task.meanNs) < 1e-6, task.name)
+  }
 })
 
 test('microTask names the tasks it has; microGain gives the ratio and the range the margins allow', (t) => {
@@ -50,6 +62,20 @@ test('microTask names the tasks it has; microGain gives the ratio and the range 
   t.assert.match(
     hi.microGainText(hi.microGain(r, 'b', 'a')),
     /b was the slower one here: a ran \*\*3\.00x\*\*.*2\.45x–3\.67x/,
+  )
+  t.assert.strictEqual(g.processes, 1)
+})
+
+test("microGain over several processes: the median of each process's ratio, and their range", (t) => {
+  // Per process a/b = 3, 1.5, 2.5: the median is 2.5 (not the ratio of the medians, 200/100 = 2).
+  const task = (name, perProcessNs) => ({ name, perProcessNs, rme: 1, meanNs: [...perProcessNs].sort()[1] })
+  const r = { file: 'micro/x.js', tasks: [task('a', [100, 200, 120]), task('b', [300, 300, 300])] }
+  const g = hi.microGain(r, 'a', 'b')
+  t.assert.deepStrictEqual(g, { faster: 'a', slower: 'b', ratio: 2.5, low: 1.5, high: 3, processes: 3 })
+  t.assert.match(hi.microGainText(g), /^a ran \*\*2\.50x\*\* .* \(median of 3 processes, which ranged 1\.50x–3\.00x\)/)
+  t.assert.match(
+    hi.microGainText(hi.microGain(r, 'b', 'a')),
+    /b was the slower one here: a ran \*\*2\.50x\*\*.*1\.50x–3\.00x/,
   )
 })
 

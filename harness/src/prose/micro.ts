@@ -10,13 +10,20 @@ import { ratioText, readingText } from "./describe";
  * tests/unit/micro.test.js.
  */
 
-/** "A ran 2.31x as many operations a second as B (their margins of error allow 2.05x–2.60x)", or the other way round. */
+/**
+ * "A ran 2.31x as many operations a second as B (their margins of error allow 2.05x–2.60x)", or the other
+ * way round; over several processes, their median and the range of their ratios.
+ */
 export function microGainText(g: MicroGain): string {
+  const within = (lo: number, hi: number) =>
+    g.processes > 1
+      ? `median of ${g.processes} processes, which ranged ${times(lo)}–${times(hi)}`
+      : `their margins of error allow ${times(lo)}–${times(hi)}`;
   if (g.ratio >= 1) {
-    const range = `their margins of error allow ${times(g.low)}–${times(g.high)}`;
+    const range = within(g.low, g.high);
     return `${g.faster} ran **${times(g.ratio)}** as many operations a second as ${g.slower} (${range}).`;
   }
-  const range = `their margins of error allow ${times(1 / g.high)}–${times(1 / g.low)}`;
+  const range = within(1 / g.high, 1 / g.low);
   return `${g.faster} was the slower one here: ${g.slower} ran **${times(1 / g.ratio)}** as many operations a second (${range}).`;
 }
 
