@@ -9,6 +9,7 @@
 export { validateChecks } from "./apps/conformance";
 export { frameworks, payloadSizes, validateRequestBody } from "./apps/frameworks";
 export { runtimes } from "./apps/runtimes";
+export { warningTrace } from "./apps/warnings";
 // charts/: the only folder that draws (Observable Plot, rendered to SVG + PNG + text)
 export { opsBars } from "./charts/micro";
 export { textTable } from "./charts/tables";
@@ -32,9 +33,9 @@ export { rateForShare, timeRoute } from "./load/timing";
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { calleesOf, fileShare, selfTicksByLine } from "./profiles/profile-detail";
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
-export { blockShareText, ceilingText, doctorText, scheduleText, slowdownText } from "./prose/findings";
+export { blockShareText, ceilingText, doctorText, inFlightText, scheduleText, slowdownText } from "./prose/findings";
 export { lieText, microGainText, requestLessonText } from "./prose/micro";
 export { runRows } from "./prose/tables";
 // published/: figures quoted from articles and benchmarks, never measured
-export { publishedEtag, publishedEtagRatios } from "./published/etag";
+export { publishedEtag, publishedEtagInFlight, publishedEtagRatios } from "./published/etag";
 export { publishedRatios, publishedTables } from "./published/frameworks";

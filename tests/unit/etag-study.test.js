@@ -36,6 +36,61 @@ test("published etag ratios are computed from the article's rows: a ratio follow
   t.assert.throws(() => etag.publishedEtagRow('faster'), /no row for step "faster"/)
 })
 
+test("Little's law on the article's rows: in flight = req/s x mean latency, and the row furthest from its connections named", (t) => {
+  const etag = internal('published/etag')
+  const { inFlightText } = internal('prose/findings')
+  const rows = etag.publishedEtagInFlight()
+  t.assert.deepStrictEqual(
+    rows.map((r) => r.step),
+    etag.publishedEtag.rows.map((r) => r.step),
+  )
+  for (const r of rows) {
+    t.assert.ok(Math.abs(r.inFlight - (r.reqPerSec * r.meanLatencyMs) / 1000) < 1e-9, r.step)
+    t.assert.ok(Math.abs(r.busyShare - r.inFlight / r.connections) < 1e-12, r.step)
+  }
+  // 8,330.91 req/s x 0.64 ms = 5.33 of 10 connections: 10 / 0.64 ms would be 15,625 req/s.
+  const opt = rows.find((r) => r.step === 'optimised')
+  t.assert.ok(Math.abs(opt.inFlight - 5.3318) < 1e-3, String(opt.inFlight))
+  const text = inFlightText(rows)
+  t.assert.match(text, /slow, 71\.3 of 100 \(71 %\); fixed, 97\.6 of 100 \(98 %\); optimised, 5\.33 of 10 \(53 %\)/)
+  t.assert.match(
+    text,
+    /The optimised row is furthest from its connections: 10 connections answered in 0\.64 ms each would make 15,625 req\/s/,
+  )
+  t.assert.match(text, /For 47 % of the time a connection was not waiting on the server/)
+  // Rows that kept every connection busy: the lowest one is still the one named, by arithmetic.
+  const busy = [
+    { ...opt, step: 'slow', busyShare: 0.99 },
+    { ...opt, step: 'fixed', busyShare: 0.95 },
+  ]
+  t.assert.match(inFlightText(busy), /The fixed row is furthest/)
+  t.assert.strictEqual(inFlightText([]), 'No published rows to read.')
+})
+
+test("warningTrace keeps the warning down to the app's frame, past Node's own", (t) => {
+  const { warningTrace } = internal('apps/warnings')
+  const stderr = [
+    'listening on 3000',
+    '(node:9050) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 after listeners added',
+    '    at genericNodeError (node:internal/errors:999:15)',
+    '    at wrappedFn (node:internal/errors:544:14)',
+    '    at warnMaxListenersExceeded (node:events:602:13)',
+    '    at _addListener (node:events:593:7)',
+    '    at Server.addListener (node:events:616:10)',
+    '    at Server.addListener (/x/node_modules/restify/lib/server.js:1:1)',
+    '    at etagger (/work/apps/etag-warning/util.js:30:12)',
+    '    at next (/x/node_modules/restify/lib/chain.js:9:9)',
+    '(node:9050) AnotherWarning: later',
+  ].join('\n')
+  const trace = warningTrace(stderr, 'etag-warning/util.js')
+  t.assert.strictEqual(trace.length, 8, trace.join('\n'))
+  t.assert.match(trace[0], /MaxListenersExceededWarning/)
+  t.assert.match(trace.at(-1), /etagger \(\/work\/apps\/etag-warning\/util\.js:30:12\)/)
+  // No frame in that file: every frame of the first warning; no warning: nothing.
+  t.assert.strictEqual(warningTrace(stderr, 'other/util.js').length, 9)
+  t.assert.deepStrictEqual(warningTrace('listening on 3000\n', 'etag-warning/util.js'), [])
+})
+
 test('doctorChart draws doctor samples with its verdict and refuses empty data', (t) => {
   const stat = (i) => ({
     timestamp: 1000 + i * 10,

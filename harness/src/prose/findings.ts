@@ -3,6 +3,7 @@ import type { Spread } from "../core/stats";
 import type { FreshLoadResult } from "../load/fresh";
 import type { DoctorResult } from "../profiles/clinic";
 import { doctorSampling } from "../profiles/doctor";
+import type { EtagInFlight } from "../published/etag";
 
 /** Findings of the lessons whose wording depends on the run: each a small function, tested in tests/unit/prose.test.js. */
 
@@ -107,5 +108,24 @@ export function retainerText(path: readonly { holder: string; edge: string; edge
     `The chain of references from a GC root: ${chain}. The growing objects hang off **\`${path[k].edge}\`**, ` +
     `a **${container}** held by a variable of a closure's scope (in a CommonJS module, a module-level variable lives there): ` +
     "as long as the module's functions are alive, so is everything in it."
+  );
+}
+
+/**
+ * Little's law read out over published rows (publishedEtagInFlight): each row's requests in flight,
+ * and the row furthest from its connections with the req/s its latency implies. Computed from the
+ * quoted figures, so that a row the generator limited is named by arithmetic, not by assertion.
+ */
+export function inFlightText(rows: readonly EtagInFlight[]): string {
+  if (rows.length === 0) return "No published rows to read.";
+  const each = rows.map((r) => `${r.step}, ${fmt(r.inFlight)} of ${r.connections} (${pct(r.busyShare)})`);
+  const low = rows.reduce((a, b) => (b.busyShare < a.busyShare ? b : a));
+  const implied = low.connections / (low.meanLatencyMs / 1000);
+  return (
+    `By Little's law, requests in flight = req/s × mean latency: ${each.join("; ")}. ` +
+    `The ${low.step} row is furthest from its connections: ${low.connections} connections answered in ` +
+    `${fmt(low.meanLatencyMs)} ms each would make ${fmt(Math.round(implied))} req/s, and the article measured ` +
+    `${fmt(low.reqPerSec)}. For ${pct(1 - low.busyShare)} of the time a connection was not waiting on the server: ` +
+    "something else set that row's pace, most likely the generator sharing the laptop."
   );
 }

@@ -82,3 +82,24 @@ export function publishedEtagRatios(): { fix: EtagRatio; optimisation: EtagRatio
   };
   return { fix: ratio("fix", "slow", "fixed"), optimisation: ratio("optimisation", "fixed", "optimised") };
 }
+
+/** A published row read with Little's law: how many of its connections were waiting on an answer. */
+export interface EtagInFlight extends EtagPublishedRow {
+  /** reqPerSec x mean latency: the requests in flight on average, by Little's law. */
+  inFlight: number;
+  /** inFlight / connections: 1 when every connection always waited on the server. */
+  busyShare: number;
+}
+
+/**
+ * Little's law on each of the article's rows: requests in flight = req/s x mean latency. With a
+ * closed-loop generator (autocannon) every connection waits on an answer or is sending the next
+ * request, so in flight should come close to the connections; far below them, the generator (or the
+ * network between) held the requests back, and the row measured it, not the server.
+ */
+export function publishedEtagInFlight(): EtagInFlight[] {
+  return publishedEtag.rows.map((r) => {
+    const inFlight = (r.reqPerSec * r.meanLatencyMs) / 1000;
+    return { ...r, inFlight, busyShare: inFlight / r.connections };
+  });
+}
