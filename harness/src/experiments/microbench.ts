@@ -1,7 +1,7 @@
 import { badOption, WorkbookError } from "../core/errors";
 import { settings } from "../core/settings";
 import { median } from "../core/stats";
-import { reportOf, runChild } from "./script";
+import { type ChildRun, reportOf, runChild } from "./script";
 
 /** One task of a micro-benchmark, as apps/micro/lib/bench.js measured it. */
 export interface MicroTask {
@@ -86,19 +86,20 @@ export async function microbench(file: string, opts: MicrobenchOptions = {}): Pr
     throw badOption("microbench", `processes must be a whole number >= 1, got ${processes}`);
   }
   const who = `microbench(${file})`;
+  const runs: ChildRun[] = [];
   const reports: Record<string, unknown>[] = [];
-  let run: Awaited<ReturnType<typeof runChild>> | null = null;
   for (let i = 0; i < processes; i++) {
-    run = await runChild(file, {
+    const one = await runChild(file, {
       who,
       nodeArgs: opts.nodeArgs,
       env: { MICROBENCH_TIME_MS: String(times.timeMs), MICROBENCH_WARMUP_MS: String(times.warmupMs) },
       timeoutMs: opts.timeoutMs ?? 300_000,
       pin: opts.pin,
     });
-    reports.push(reportOf(run, "microbench", who));
+    runs.push(one);
+    reports.push(reportOf(one, "microbench", who)); // a process with no report stops the rest
   }
-  const [r] = reports;
+  const [run, r] = [runs[0], reports[0]];
   const taskLists = reports.map((rep) => rep.tasks as Omit<MicroTask, "perProcessNs">[]);
   const tasks = taskLists[0].map((first, k): MicroTask => {
     const each = taskLists.map((list) => list[k]);
@@ -115,12 +116,12 @@ export async function microbench(file: string, opts: MicrobenchOptions = {}): Pr
     };
   });
   return {
-    file: run!.file,
+    file: run.file,
     suite: String(r.microbench),
     runtime: String(r.runtime),
     v8: String(r.v8),
-    nodeArgs: run!.nodeArgs,
-    pinned: run!.pinned,
+    nodeArgs: run.nodeArgs,
+    pinned: run.pinned,
     processes,
     timeMs: Number(r.timeMs),
     warmupMs: Number(r.warmupMs),
@@ -157,7 +158,10 @@ export interface MicroGain {
   processes: number;
 }
 
-/** `faster`'s ops/s over `slower`'s (task names of one result), with the range their margins allow. */
+/**
+ * `faster`'s ops/s over `slower`'s (task names of one result), with the range their margins allow; over
+ * several processes, the median of each process's ratio and their range.
+ */
 export function microGain(result: MicrobenchResult, faster: string, slower: string): MicroGain {
   const [f, s] = [microTask(result, faster), microTask(result, slower)];
   const perF = f.perProcessNs ?? [f.meanNs];
