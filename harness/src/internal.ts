@@ -33,9 +33,25 @@ export { rateForShare, timeRoute } from "./load/timing";
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { calleesOf, fileShare, selfTicksByLine } from "./profiles/profile-detail";
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
-export { blockShareText, ceilingText, doctorText, inFlightText, scheduleText, slowdownText } from "./prose/findings";
+export {
+  blockShareText,
+  ceilingText,
+  doctorText,
+  inFlightText,
+  openConnectionsText,
+  scheduleText,
+  slowdownText,
+} from "./prose/findings";
 export { lieText, microGainText, requestLessonText } from "./prose/micro";
 export { runRows } from "./prose/tables";
 // published/: figures quoted from articles and benchmarks, never measured
 export { publishedEtag, publishedEtagInFlight, publishedEtagRatios } from "./published/etag";
-export { publishedRatios, publishedTables } from "./published/frameworks";
+export {
+  published2022,
+  publishedElysiaEncore,
+  publishedInFlight,
+  publishedRatios,
+  publishedTables,
+  publishedValidationCosts,
+} from "./published/frameworks";
+export { littlesLaw } from "./published/little";

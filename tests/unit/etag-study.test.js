@@ -60,8 +60,8 @@ test("Little's law on the article's rows: in flight = req/s x mean latency, and 
   t.assert.match(text, /For 47 % of the time a connection was not waiting on the server/)
   // Rows that kept every connection busy: the lowest one is still the one named, by arithmetic.
   const busy = [
-    { ...opt, step: 'slow', busyShare: 0.99 },
-    { ...opt, step: 'fixed', busyShare: 0.95 },
+    { ...opt, name: 'slow', busyShare: 0.99 },
+    { ...opt, name: 'fixed', busyShare: 0.95 },
   ]
   t.assert.match(inFlightText(busy), /The fixed row is furthest/)
   t.assert.strictEqual(inFlightText([]), 'No published rows to read.')
@@ -267,3 +267,50 @@ for (const [server, ceiling] of [
     t.assert.deepStrictEqual([a.status, a.again[0], a.data, a.missing], [200, 304, true, 404])
   })
 }
+
+test("Little's law on the 2022 table: its http row matches the connections that opened, not those asked for", (t) => {
+  const fw = internal('published/frameworks')
+  const { littlesLaw } = internal('published/little')
+  const { openConnectionsText } = internal('prose/findings')
+  const rows = fw.publishedInFlight(fw.published2022)
+  // Only the rows that printed a mean latency are read: the http row, 39,006 req/s x 6.18 ms.
+  t.assert.deepStrictEqual(
+    rows.map((r) => r.name),
+    fw.published2022.rows.filter((r) => r.meanLatencyMs !== undefined).map((r) => r.label),
+  )
+  t.assert.ok(Math.abs(rows[0].inFlight - 241.057) < 1e-3, String(rows[0].inFlight))
+  t.assert.strictEqual(rows[0].connections, 500)
+  const text = openConnectionsText(fw.published2022, rows[0])
+  t.assert.match(
+    text,
+    /39,006 req\/s × 6\.18 ms = 241 requests in flight, 48 % of the 500 connections `wrk -t12 -c500 -d5m`/,
+  )
+  t.assert.match(text, /251 connect errors a run: 249 connections were open, and 241 of them busy is 97 %/)
+  t.assert.match(text, /measured at about 249 connections, not the 500/)
+  // The other way round: in flight near the connections asked for, the errors do not explain the row.
+  const table = { ...fw.published2022, connectErrors: 400 }
+  const busy = littlesLaw({ name: 'x', label: 'x', connections: 500, reqPerSec: 80_000, meanLatencyMs: 6 })
+  t.assert.match(
+    openConnectionsText(table, busy),
+    /nearer the 500 asked for than the 100 open: the errors do not explain the row/,
+  )
+  // No connect errors printed: the law alone.
+  const plain = openConnectionsText({ ...fw.published2022, connectErrors: undefined }, rows[0])
+  t.assert.doesNotMatch(plain, /connect errors/)
+  t.assert.match(plain, /= 241 requests in flight/)
+  // fastify/benchmarks printed no latency: nothing to read.
+  t.assert.deepStrictEqual(fw.publishedInFlight(fw.publishedFastifyBenchmarks), [])
+})
+
+test("the Elysia-vs-Encore rows: the price of validating is bare over validated req/s, and Encore's row says why it cannot run", (t) => {
+  const fw = internal('published/frameworks')
+  const costs = fw.publishedValidationCosts(fw.publishedElysiaEncore)
+  for (const r of costs) t.assert.ok(Math.abs(r.cost - r.bare / r.validated) < 1e-12, r.label)
+  const encore = costs.find((r) => r.label === 'Encore.ts')
+  t.assert.strictEqual(encore.runsHere, false)
+  t.assert.match(encore.note, /encore CLI/)
+  t.assert.ok(
+    costs.filter((r) => !r.runsHere).every((r) => r.note),
+    'a row that cannot run says why',
+  )
+})

@@ -4,6 +4,8 @@ import type { FreshLoadResult } from "../load/fresh";
 import type { DoctorResult } from "../profiles/clinic";
 import { doctorSampling } from "../profiles/doctor";
 import type { EtagInFlight } from "../published/etag";
+import type { PublishedTable } from "../published/frameworks";
+import type { InFlight } from "../published/little";
 
 /** Findings of the lessons whose wording depends on the run: each a small function, tested in tests/unit/prose.test.js. */
 
@@ -118,14 +120,33 @@ export function retainerText(path: readonly { holder: string; edge: string; edge
  */
 export function inFlightText(rows: readonly EtagInFlight[]): string {
   if (rows.length === 0) return "No published rows to read.";
-  const each = rows.map((r) => `${r.step}, ${fmt(r.inFlight)} of ${r.connections} (${pct(r.busyShare)})`);
+  const each = rows.map((r) => `${r.name}, ${fmt(r.inFlight)} of ${r.connections} (${pct(r.busyShare)})`);
   const low = rows.reduce((a, b) => (b.busyShare < a.busyShare ? b : a));
   const implied = low.connections / (low.meanLatencyMs / 1000);
   return (
     `By Little's law, requests in flight = req/s × mean latency: ${each.join("; ")}. ` +
-    `The ${low.step} row is furthest from its connections: ${low.connections} connections answered in ` +
+    `The ${low.name} row is furthest from its connections: ${low.connections} connections answered in ` +
     `${fmt(low.meanLatencyMs)} ms each would make ${fmt(Math.round(implied))} req/s, and the article measured ` +
     `${fmt(low.reqPerSec)}. For ${pct(1 - low.busyShare)} of the time a connection was not waiting on the server: ` +
     "something else set that row's pace, most likely the generator sharing the laptop."
+  );
+}
+
+/**
+ * Little's law on a published table's row (publishedInFlight) against the connections its command
+ * asked for and those its generator could open (connections - connectErrors): which of the two the
+ * requests in flight match, computed from the quoted figures.
+ */
+export function openConnectionsText(table: PublishedTable, row: InFlight): string {
+  const law = `By Little's law the ${row.name} row kept ${fmt(row.reqPerSec)} req/s × ${fmt(row.meanLatencyMs)} ms = ${fmt(row.inFlight)} requests in flight, ${pct(row.busyShare)} of the ${fmt(table.connections)} connections \`${table.command}\` asked for.`;
+  if (table.connectErrors === undefined) return law;
+  const open = table.connections - table.connectErrors;
+  const nearOpen = Math.abs(row.inFlight - open) < Math.abs(row.inFlight - table.connections);
+  return (
+    `${law} Its generator printed ${fmt(table.connectErrors)} connect errors a run: ${fmt(open)} connections were open, ` +
+    `and ${fmt(row.inFlight)} of them busy is ${pct(row.inFlight / open)}. ` +
+    (nearOpen
+      ? `The table was measured at about ${fmt(open)} connections, not the ${fmt(table.connections)} its command line says.`
+      : `In flight sits nearer the ${fmt(table.connections)} asked for than the ${fmt(open)} open: the errors do not explain the row.`)
   );
 }

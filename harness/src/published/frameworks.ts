@@ -1,3 +1,5 @@
+import { type InFlight, littlesLaw } from "./little";
+
 /**
  * Published framework benchmarks, quoted (not measured here) so that a notebook can set its own
  * ratios beside them. Absolute req/s from another machine, Node and load generator cannot be
@@ -10,6 +12,8 @@ export interface PublishedRow {
   framework: string | null;
   /** Requests per second as published; null when the source shows no figure. */
   reqPerSec: number | null;
+  /** Mean latency as published, ms, where the source printed it (for Little's law). */
+  meanLatencyMs?: number;
   /** Why there is no figure, or anything else the source says about the row. */
   note?: string;
 }
@@ -22,6 +26,10 @@ export interface PublishedTable {
   source: string;
   runtime: string;
   command: string;
+  /** Connections the command asked for. */
+  connections: number;
+  /** Connections the generator reported it could not open, per run, where the source printed them. */
+  connectErrors?: number;
   /** The label of the row every ratio is taken against (the source's plain node:http server). */
   baseline: string;
   rows: PublishedRow[];
@@ -34,9 +42,11 @@ export const published2022: PublishedTable = {
     "A 2022 blog post's framework table (Node 16, wrk -t12 -c500 -d5m; its address was not kept with the figures), which printed transfer/s, latency and memory (37-60 MB) beside req/s.",
   runtime: "Node 16",
   command: "wrk -t12 -c500 -d5m",
+  connections: 500,
+  connectErrors: 251,
   baseline: "http",
   rows: [
-    { label: "http", framework: "node-http", reqPerSec: 39_006 },
+    { label: "http", framework: "node-http", reqPerSec: 39_006, meanLatencyMs: 6.18 },
     {
       label: "trek-engine",
       framework: null,
@@ -63,6 +73,7 @@ export const publishedFastifyBenchmarks: PublishedTable = {
     "fastify/benchmarks (https://github.com/fastify/benchmarks), July 2026: one warm-up run, then one measured run per framework on a 4 vCPU CI runner, load generator on the same machine; averages only, no repeats.",
   runtime: "Node 24",
   command: "autocannon -c 100 -d 40 -p 10",
+  connections: 100,
   baseline: "node-http",
   rows: [
     { label: "0http", framework: null, reqPerSec: 54_501, note: "not a dependency of the workbook" },
@@ -88,4 +99,68 @@ export function publishedRatios(table: PublishedTable): PublishedRatio[] {
   const base = table.rows.find((r) => r.label === table.baseline)?.reqPerSec;
   if (!base) throw new Error(`${table.id}: baseline row ${JSON.stringify(table.baseline)} has no figure`);
   return table.rows.map((r) => ({ ...r, ratio: r.reqPerSec === null ? null : r.reqPerSec / base }));
+}
+
+/**
+ * Little's law on each row of `table` that printed a mean latency, at the connections its command
+ * asked for (published/little.ts).
+ */
+export function publishedInFlight(table: PublishedTable): InFlight[] {
+  return table.rows.flatMap((r) =>
+    r.reqPerSec === null || r.meanLatencyMs === undefined
+      ? []
+      : [
+          littlesLaw({
+            name: r.label,
+            label: `${table.title}: ${r.label}`,
+            connections: table.connections,
+            reqPerSec: r.reqPerSec,
+            meanLatencyMs: r.meanLatencyMs,
+          }),
+        ],
+  );
+}
+
+/** A published comparison of one route served bare and with its body validated. */
+export interface PublishedValidationRow {
+  label: string;
+  runtime: string;
+  /** req/s on the bare route, and on the route that validates its request. */
+  bare: number;
+  validated: number;
+  /** False where the server cannot run on this machine; `note` says why. */
+  runsHere: boolean;
+  note?: string;
+}
+
+export interface PublishedValidationTable {
+  title: string;
+  source: string;
+  command: string;
+  rows: PublishedValidationRow[];
+}
+
+export const publishedElysiaEncore: PublishedValidationTable = {
+  title: "Elysia vs Encore 2025",
+  source:
+    "SaltyAom/encore-ts-benchmarks (a fork of encoredev/ts-benchmarks, 2025-11-14): best of five 10 s oha runs; bare GET /hello, and POST /schema?name=test&excitement=123 with a JSON body checked against a schema (maxItems 3, a oneOf, an enum); Elysia compiled with bun build --compile. In the fork the Elysia app defines POST /hello/:par1/:par2, not /schema: what the published command got back from it was not printed, and is not checked here.",
+  command: "oha -c 450 -z 10s",
+  rows: [
+    { label: "Elysia", runtime: "Bun", bare: 293_991, validated: 223_924, runsHere: true },
+    {
+      label: "Encore.ts",
+      runtime: "Encore's Rust runtime",
+      bare: 139_033,
+      validated: 95_854,
+      runsHere: false,
+      note: "cannot run here: the npm package encore.dev holds no native binary; it loads encore-runtime.node, which ships only with the encore CLI installed from the vendor's site, and this machine reaches package registries only",
+    },
+  ],
+};
+
+/** Each row's price of validating: bare req/s over validated req/s (1.31 = 31 % more requests without it). */
+export function publishedValidationCosts(
+  table: PublishedValidationTable,
+): (PublishedValidationRow & { cost: number })[] {
+  return table.rows.map((r) => ({ ...r, cost: r.bare / r.validated }));
 }
