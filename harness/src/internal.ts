@@ -15,8 +15,10 @@ export { opsBars } from "./charts/micro";
 export { textTable } from "./charts/tables";
 // core/: settings, the machine, numbers, results, errors
 export { appsDir, resultsDir } from "./core/paths";
+export { cpuList } from "./core/pinning";
 export { loadResults } from "./core/results";
 // experiments/: measurements outside a server
+export { readProcessStats, spreading, workerLevels } from "./experiments/every-core";
 export { microbench, microGain, microTask } from "./experiments/microbench";
 export { predictGain } from "./experiments/request-share";
 export { measureScript } from "./experiments/script";
@@ -36,6 +38,7 @@ export { calleesOf, fileShare, selfTicksByLine } from "./profiles/profile-detail
 export {
   blockShareText,
   ceilingText,
+  coresPlanText,
   doctorText,
   inFlightText,
   openConnectionsText,

@@ -486,6 +486,18 @@ test('commandText prints what ran as one shell block, labelled only when there a
   const two = commandText({ label: 'slow', command: 'x' }, { label: 'fixed', command: 'y' })
   t.assert.match(two, /^The commands that ran/)
   t.assert.match(two, /```sh\n# slow\nx\n# fixed\ny\n```$/)
+  // With the server's own command: it comes first, and the load is run from a second terminal.
+  const served = commandText({ label: 'a', command: 'wrk URL', serverCommand: 'PORT=1 node apps/a/server.js' })
+  t.assert.match(served, /^The command that ran \(from the workbook's folder\):/)
+  t.assert.match(
+    served,
+    /```sh\n# the server\nPORT=1 node apps\/a\/server\.js\n# the load, from a second terminal\nwrk URL\n```$/,
+  )
+  const mixed = commandText(
+    { label: 'a', command: 'x', serverCommand: 'S' },
+    { label: 'b', command: 'y', serverCommand: null },
+  )
+  t.assert.match(mixed, /```sh\n# a: the server\nS\n# a: the load, from a second terminal\nx\n# b: the load\ny\n```$/)
 })
 
 test('toolText names each file a profile wrote, with what opens it, then the commands', (t) => {

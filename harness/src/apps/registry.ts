@@ -53,6 +53,8 @@ export const apps: readonly AppEntry[] = [
   // Notebook 06: a visit counter with short synchronous file I/O on every request, and its asynchronous twin.
   app("visits-sync", "a visit counter reading and writing a small file per request with fs.*Sync", "/visit"),
   app("visits-async", "the same visit counter with fs.promises: the loop free while the files are read", "/visit"),
+  // Notebook 07: one node:http server on one process, or on WORKERS processes (node:cluster or reusePort).
+  app("every-core", "node:http /json on MODE=single|cluster|reuseport and WORKERS processes", "/hello"),
   // Notebook 05: a shop API before and after two serialisation micro-wins (apps/lib/shop-work.js).
   app("shop-before", "JSON.stringify and a sha512 etag per answer", "/stock/1"),
   app("shop-after", "a fast-json-stringify serialiser and a CRC-32 etag per answer", "/stock/1"),

@@ -66,3 +66,52 @@ export function generatorCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
+
+/** The parent pid of a process (field 4 of /proc/<pid>/stat); null when unreadable. */
+function parentOf(pid: number): number | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A process and its descendants, from a scan of /proc (this kernel may lack /proc/<pid>/task/<tid>/children):
+ * a server that forks workers (node:cluster, a process per core) is all of them. Just [pid] where
+ * there is no /proc.
+ */
+export function processTree(pid: number): number[] {
+  let pids: number[];
+  try {
+    pids = fs
+      .readdirSync("/proc")
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
+  } catch {
+    return [pid];
+  }
+  const children = new Map<number, number[]>();
+  for (const p of pids) {
+    const parent = parentOf(p);
+    if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), p]);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/**
+ * What a set of processes (processTree) has used together: CPU time, resident memory and threads
+ * summed (RSS counts a page shared by two processes twice, as `ps` does); null when none is readable.
+ */
+export function readTreeUsage(pids: readonly number[]): ProcessUsage | null {
+  const each = pids.map(readUsage).filter((u): u is ProcessUsage => u !== null);
+  if (each.length === 0) return null;
+  return {
+    cpuMs: each.reduce((a, u) => a + u.cpuMs, 0),
+    rssMB: each.reduce((a, u) => a + u.rssMB, 0),
+    threads: each.reduce((a, u) => a + u.threads, 0),
+  };
+}

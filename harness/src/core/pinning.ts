@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { badOption } from "./errors";
 
 /**
  * Core pinning. On these small machines the load generator and the server each want a whole core;
@@ -21,14 +22,24 @@ export interface Pinning {
   reason: string;
 }
 
+/** A CPU list in taskset's syntax ("0", "1-3", "0,2-3") as CPU numbers; null when it is not one. */
+export function cpuList(list: string): number[] | null {
+  const parts = list.trim().split(",");
+  const cpus: number[] = [];
+  for (const part of parts) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) return null;
+    const [a, b] = [Number(m[1]), Number(m[2] ?? m[1])];
+    if (b < a) return null;
+    for (let i = a; i <= b; i++) cpus.push(i);
+  }
+  return cpus;
+}
+
 function allowedCpus(): number[] | null {
   try {
     const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1];
-    if (!list) return null;
-    return list.split(",").flatMap((part) => {
-      const [a, b] = part.split("-").map(Number);
-      return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
-    });
+    return list ? cpuList(list) : null;
   } catch {
     return null;
   }
@@ -44,6 +55,8 @@ function decide(): Pinning {
   if (!ORIGINAL || ORIGINAL.length < 2)
     return off(`off: this process may use ${ORIGINAL?.length ?? "an unknown number of"} CPU(s); pinning needs 2`);
   if (spawnSync("taskset", ["-V"]).status !== 0) return off("off: taskset (util-linux) is not installed");
+  const chosen = chosenCpus(ORIGINAL);
+  if (chosen) return chosen;
   const [first, ...rest] = ORIGINAL;
   const server = rest.join(",");
   return {
@@ -51,6 +64,35 @@ function decide(): Pinning {
     server,
     generator: String(first),
     reason: `apps on CPU ${server}, load generator on CPU ${first}`,
+  };
+}
+
+/**
+ * WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS (taskset's syntax, both or neither): the cores of
+ * the apps and of the load generator, for a machine with more cores than two (notebook 07:
+ * `WORKBOOK_SERVER_CPUS=1-3 WORKBOOK_GENERATOR_CPUS=0`). They may overlap (the numbers are then
+ * contended, and the reason says so). A CPU this process may not use is an error that names it.
+ */
+function chosenCpus(allowed: number[]): Pinning | null {
+  const server = process.env.WORKBOOK_SERVER_CPUS;
+  const generator = process.env.WORKBOOK_GENERATOR_CPUS;
+  if (!server && !generator) return null;
+  const bad = (why: string) =>
+    badOption("pinning", `${why} (WORKBOOK_SERVER_CPUS=${server ?? ""} WORKBOOK_GENERATOR_CPUS=${generator ?? ""})`);
+  if (!server || !generator) throw bad("set both WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS, or neither");
+  const s = cpuList(server);
+  const g = cpuList(generator);
+  if (!s || !g) throw bad('each must be a CPU list such as "0", "1-3" or "0,2-3"');
+  const missing = [...s, ...g].filter((c) => !allowed.includes(c));
+  if (missing.length) throw bad(`CPU ${missing.join(", ")} is not one this process may use (${allowed.join(",")})`);
+  const shared = s.filter((c) => g.includes(c));
+  return {
+    enabled: true,
+    server,
+    generator,
+    reason:
+      `apps on CPU ${server}, load generator on CPU ${generator} (WORKBOOK_SERVER_CPUS, WORKBOOK_GENERATOR_CPUS)` +
+      (shared.length ? `: CPU ${shared.join(", ")} shared, so the numbers are contended` : ""),
   };
 }
 

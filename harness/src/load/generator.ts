@@ -3,7 +3,7 @@ import path from "node:path";
 import { badOption } from "../core/errors";
 import { type GeneratorName, measuringGenerator, WRK_INSTALL, wrkVersion } from "../core/generator";
 import { repoRoot } from "../core/paths";
-import { pinning } from "../core/pinning";
+import { cpuList, pinning } from "../core/pinning";
 
 /** The generator of one load, and the command line that reproduces it (the choice per machine: core/generator.ts). */
 
@@ -47,13 +47,8 @@ export function generatorFor(load: GeneratorLoad, asked?: GeneratorName): Genera
 /** wrk's threads: one per CPU the generator is pinned to (else half the machine's), at most one per connection. */
 export function wrkThreads(connections: number): number {
   const p = pinning();
-  const cpus = p.enabled ? p.generator!.split(",").flatMap(cpuRange).length : Math.floor(os.availableParallelism() / 2);
+  const cpus = p.enabled ? (cpuList(p.generator!)?.length ?? 1) : Math.floor(os.availableParallelism() / 2);
   return Math.max(1, Math.min(connections, cpus));
-}
-
-function cpuRange(part: string): number[] {
-  const [a, b] = part.split("-").map(Number);
-  return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
 }
 
 /** The generator's CPUs in front of a command, when pinned: ["taskset", "-c", "0"]. */

@@ -1,6 +1,6 @@
 import type * as hdr from "hdr-histogram-js";
 import type { AppHandle } from "../apps/start";
-import { generatorCpuMs, type ProcessUsage, readUsage } from "../apps/usage";
+import { generatorCpuMs, type ProcessUsage, processTree, readTreeUsage, readUsage } from "../apps/usage";
 import { LiveChart } from "../charts/live";
 import type { SecondSample } from "../charts/per-second";
 import { badOption } from "../core/errors";
@@ -62,10 +62,12 @@ class SecondCounter {
   private generator: () => number | null = generatorCpuMs;
   rssPeakMB = 0;
   threadsPeak = 0;
+  /** The server's processes: the app and any it started (workers), found as each run starts. */
+  private pids: number[] = [];
   constructor(private readonly pid: number | null) {}
 
   private read() {
-    const server = this.pid === null ? null : readUsage(this.pid);
+    const server = this.pid === null ? null : readTreeUsage(this.pids);
     if (server) {
       this.rssPeakMB = Math.max(this.rssPeakMB, server.rssMB);
       this.threadsPeak = Math.max(this.threadsPeak, server.threads);
@@ -76,6 +78,7 @@ class SecondCounter {
   /** A run begins; `generatorPid`: the generator's own process (wrk), or null for this one (autocannon). */
   start(generatorPid: number | null = null): void {
     this.generator = generatorPid === null ? generatorCpuMs : () => readUsage(generatorPid)?.cpuMs ?? null;
+    this.pids = this.pid === null ? [] : processTree(this.pid);
     this.last = null;
     this.last = this.read();
     this.first = this.last;
@@ -260,7 +263,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     (opts.live ?? true) && cfg.warmup + cfg.duration * cfg.repeats > 3,
   );
   const counter = new SecondCounter(app?.pid ?? null);
-  const rssStartMB = app ? (readUsage(app.pid)?.rssMB ?? NaN) : NaN;
+  const rssStartMB = app ? (readTreeUsage(processTree(app.pid))?.rssMB ?? NaN) : NaN;
   const series: SecondSample[] = [];
   const all = histogram();
   const runs: { figures: RunFigures; pass: Pass }[] = [];
@@ -318,6 +321,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     warmupSeconds: cfg.warmup,
     repeats: cfg.repeats,
     command: last.command,
+    serverCommand: app?.command ?? null,
     reqPerSec: spread(figures.map((f) => f.reqPerSec)),
     cpuPerRequestUs: cpu.every((c) => c !== null) ? spread(cpu as number[]) : null,
     latencyMs: summarise(all),

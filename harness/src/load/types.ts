@@ -105,6 +105,8 @@ export interface LoadResult extends Outcome {
   repeats: number;
   /** The command line that reproduces a measured run, from the workbook's folder (wrk's, or autocannon's CLI). */
   command: string;
+  /** How the server was started, from the workbook's folder (AppHandle.command); null for a URL target. */
+  serverCommand: string | null;
   /** Requests per second over each run's steady seconds: median and range across the runs. What users feel, and a bound when the generator was saturated. */
   reqPerSec: Spread;
   /** Server CPU time per request, µs: median and range across the runs. It measures the server even when the generator set the pace. */

@@ -89,14 +89,27 @@ export function durationText(seconds: number): string {
 }
 
 /**
- * What just ran, as command lines to paste into a terminal from the workbook's folder (with the server
- * running): one fenced block, one line per load, each under a comment with its label when there are
- * several. E.g. "taskset -c 0 wrk -t1 -c100 -d5s --latency ... http://127.0.0.1:41235/json".
+ * What just ran, as command lines to paste into a terminal from the workbook's folder: one fenced
+ * block, one line per load, each under a comment with its label when there are several. E.g.
+ * "taskset -c 0 wrk -t1 -c100 -d5s --latency ... http://127.0.0.1:41235/json". A load that says how
+ * its server was started (`serverCommand`) gets that line first, so that the block reproduces both.
  */
-export function commandText(...loads: readonly { label: string; command: string }[]): string {
-  const lines = loads.flatMap((l) => (loads.length > 1 ? [`# ${l.label}`, l.command] : [l.command]));
+export function commandText(
+  ...loads: readonly { label: string; command: string; serverCommand?: string | null }[]
+): string {
+  const servers = loads.some((l) => l.serverCommand);
+  const lines = loads.flatMap((l) => {
+    const name = loads.length > 1 ? `${l.label}: ` : "";
+    if (!servers) return loads.length > 1 ? [`# ${l.label}`, l.command] : [l.command];
+    return [
+      ...(l.serverCommand ? [`# ${name}the server`, l.serverCommand] : []),
+      `# ${name}the load${l.serverCommand ? ", from a second terminal" : ""}`,
+      l.command,
+    ];
+  });
   const what = loads.length > 1 ? "The commands that ran" : "The command that ran";
-  return `${what} (from the workbook's folder, while the server runs):\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``;
+  const when = servers ? "" : ", while the server runs";
+  return `${what} (from the workbook's folder${when}):\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``;
 }
 
 /** How to open each kind of file a profile writes. */

@@ -1,0 +1,177 @@
+'use strict'
+// Notebook 07's pieces: the every-core app's processes and their own counts, the harness reading a
+// server of several processes (its CPU and memory summed), the cores knobs and the plan sentence.
+const { test } = require('node:test')
+const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { internal, alive, waitUntil } = require('./helpers')
+const { startApp } = internal('apps/start')
+const { processTree, readTreeUsage, readUsage } = internal('apps/usage')
+const { cpuList } = internal('core/pinning')
+const { workerLevels, spreading, readProcessStats } = internal('experiments/every-core')
+const { coresPlanText } = internal('prose/findings')
+
+const NODE = process.execPath
+const ROOT = path.join(__dirname, '..', '..')
+
+test('workerLevels: 1, 2, 4 ... up to the server cores, then twice them', (t) => {
+  t.assert.deepStrictEqual(workerLevels(1), [1, 2])
+  t.assert.deepStrictEqual(workerLevels(2), [1, 2, 4])
+  t.assert.deepStrictEqual(workerLevels(4), [1, 2, 4, 8])
+  t.assert.deepStrictEqual(workerLevels(6), [1, 2, 4, 6, 12])
+  for (const bad of [0, 1.5, -2]) t.assert.throws(() => workerLevels(bad), /whole number >= 1/)
+})
+
+test("cpuList reads taskset's syntax and refuses anything else", (t) => {
+  t.assert.deepStrictEqual(cpuList('0'), [0])
+  t.assert.deepStrictEqual(cpuList('1-3'), [1, 2, 3])
+  t.assert.deepStrictEqual(cpuList('0,2-3, 5'), [0, 2, 3, 5])
+  for (const bad of ['', 'a', '3-1', '1-', '1,,2']) t.assert.strictEqual(cpuList(bad), null, bad)
+})
+
+test('spreading: shares of the workers, the primary apart, memory summed', (t) => {
+  const s = spreading([
+    { mode: 'cluster', role: 'worker', pid: 3, requests: 300, cpuMs: 900, rssMB: 70 },
+    { mode: 'cluster', role: 'primary', pid: 1, requests: 0, cpuMs: 100, rssMB: 50 },
+    { mode: 'cluster', role: 'worker', pid: 2, requests: 100, cpuMs: 1000, rssMB: 74 },
+  ])
+  t.assert.strictEqual(s.workers, 2)
+  t.assert.strictEqual(s.requests, 400)
+  t.assert.strictEqual(s.minShare, 0.25)
+  t.assert.strictEqual(s.maxShare, 0.75)
+  t.assert.strictEqual(s.primaryCpuMs, 100)
+  t.assert.strictEqual(s.primaryCpuShare, 0.05)
+  t.assert.strictEqual(s.rssTotalMB, 194)
+  t.assert.strictEqual(s.rssPrimaryMB, 50)
+  t.assert.strictEqual(s.rssWorkerMB, 70)
+  const one = spreading([{ mode: 'single', role: 'single', pid: 9, requests: 5, cpuMs: 10, rssMB: 60 }])
+  t.assert.deepStrictEqual([one.workers, one.minShare, one.primaryCpuShare, one.rssPrimaryMB], [1, 1, 0, 0])
+  t.assert.throws(
+    () => spreading([{ mode: 'cluster', role: 'primary', pid: 1, requests: 0, cpuMs: 1, rssMB: 1 }]),
+    /no process that answers/,
+  )
+})
+
+test('readProcessStats: a folder with no figures names the folder and the cause', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-stats-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  t.assert.throws(
+    () => readProcessStats(dir),
+    (e) => e.code === 'WB_NO_REPORT' && e.message.includes(`STATS_DIR=${dir}`),
+  )
+  t.assert.throws(() => readProcessStats(path.join(dir, 'gone')), /no process of apps\/every-core/)
+})
+
+test('coresPlanText says what the cores can show: one server core, several, shared with the generator, none', (t) => {
+  const one = coresPlanText({ enabled: true, server: '1', generator: '0', reason: '' }, [1, 2])
+  t.assert.match(one, /The server gets 1 core \(CPU 1\) and the load generator 1 core \(CPU 0\)\./)
+  t.assert.match(one, /no curve to draw: 2 workers take turns/)
+  t.assert.match(one, /WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS/)
+  const three = coresPlanText({ enabled: true, server: '1-3', generator: '0', reason: '' }, [1, 2, 3, 6])
+  t.assert.match(
+    three,
+    /Up to 3 workers each has a core of its own, so req\/s should climb .*; 6 workers share the cores/,
+  )
+  t.assert.doesNotMatch(three, /contended/)
+  const shared = coresPlanText({ enabled: true, server: '0-1', generator: '0', reason: '' }, [1, 2, 4])
+  t.assert.match(shared, /They share CPU 0: every figure below is contended/)
+  t.assert.match(shared, /one the generator also uses/)
+  const off = coresPlanText({ enabled: false, server: null, generator: null, reason: 'off: WORKBOOK_PIN=0' }, [1, 2])
+  t.assert.match(off, /Pinning is off \(off: WORKBOOK_PIN=0\)/)
+})
+
+test('WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS set the pinning, say when they overlap, and refuse bad lists', (t) => {
+  const allowed = cpuList(/^Cpus_allowed_list:\s*(\S+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1])
+  if (allowed.length < 2) return t.skip('needs 2 CPUs')
+  const pinned = (env) =>
+    spawnSync(
+      NODE,
+      [
+        '-e',
+        'try { console.log(JSON.stringify(require("./harness/dist/index.js").pinning())) } catch (e) { console.log(e.message) }',
+      ],
+      { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' },
+    ).stdout.trim()
+  const [a, b] = allowed
+  const both = JSON.parse(pinned({ WORKBOOK_SERVER_CPUS: `${a},${b}`, WORKBOOK_GENERATOR_CPUS: String(a) }))
+  t.assert.deepStrictEqual([both.server, both.generator], [`${a},${b}`, String(a)])
+  t.assert.match(both.reason, new RegExp(`CPU ${a} shared, so the numbers are contended`))
+  const apart = JSON.parse(pinned({ WORKBOOK_SERVER_CPUS: String(b), WORKBOOK_GENERATOR_CPUS: String(a) }))
+  t.assert.doesNotMatch(apart.reason, /contended/)
+  t.assert.match(
+    pinned({ WORKBOOK_SERVER_CPUS: String(b) }),
+    /set both WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS/,
+  )
+  t.assert.match(pinned({ WORKBOOK_SERVER_CPUS: 'x', WORKBOOK_GENERATOR_CPUS: '0' }), /a CPU list such as "0", "1-3"/)
+  t.assert.match(
+    pinned({ WORKBOOK_SERVER_CPUS: '4095', WORKBOOK_GENERATOR_CPUS: String(a) }),
+    /CPU 4095 is not one this process may use/,
+  )
+})
+
+test('processTree and readTreeUsage: a process with children is all of them, its CPU and memory summed', async (t) => {
+  // A parent that starts two children, all three idle until killed.
+  const script = `const { spawn } = require('node:child_process')
+    for (let i = 0; i < 2; i++) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+    setInterval(() => {}, 1000)`
+  const parent = spawn(NODE, ['-e', script], { stdio: 'ignore', detached: true })
+  t.after(() => {
+    try {
+      process.kill(-parent.pid, 'SIGKILL')
+    } catch {}
+  })
+  t.assert.ok(await waitUntil(() => processTree(parent.pid).length === 3, 5000), `tree: ${processTree(parent.pid)}`)
+  const tree = processTree(parent.pid)
+  t.assert.strictEqual(tree[0], parent.pid)
+  const sum = readTreeUsage(tree)
+  const each = tree.map(readUsage)
+  t.assert.ok(Math.abs(sum.rssMB - each.reduce((a, u) => a + u.rssMB, 0)) < 5, JSON.stringify({ sum, each }))
+  t.assert.ok(sum.rssMB > each[0].rssMB * 2, 'three processes weigh more than one')
+  t.assert.strictEqual(readTreeUsage([2 ** 22 + 7]), null) // no such process
+})
+
+for (const mode of ['cluster', 'reuseport']) {
+  test(`every-core, ${mode} of 2: each worker counts its own /json requests, the harness sees every process, and stop leaves none`, async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-every-core-'))
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+    const app = await startApp('every-core', { env: { MODE: mode, WORKERS: '2', STATS_DIR: dir } })
+    let tree = []
+    try {
+      tree = processTree(app.pid)
+      t.assert.strictEqual(tree.length, 3, `the primary and 2 workers: ${tree}`)
+      const N = 40
+      for (let i = 0; i < N; i++) {
+        const res = await fetch(`${app.url}/json`, { headers: { connection: 'close' } }) // a new connection each
+        t.assert.deepStrictEqual(await res.json(), { hello: 'world' })
+      }
+      t.assert.ok(
+        await waitUntil(() => {
+          const s = readProcessStats(dir)
+          return s.length === 3 && spreading(s).requests === N
+        }, 3000),
+        `the workers' counts: ${JSON.stringify(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')))}`,
+      )
+      const stats = readProcessStats(dir)
+      t.assert.deepStrictEqual(
+        stats.map((s) => s.role),
+        ['primary', 'worker', 'worker'],
+      )
+      t.assert.strictEqual(stats[0].requests, 0, 'the primary answers nothing')
+      t.assert.ok(readTreeUsage(tree).rssMB > readUsage(app.pid).rssMB * 2, 'the tree is the primary and its workers')
+    } finally {
+      await app.stop()
+    }
+    t.assert.ok(await waitUntil(() => tree.every((pid) => !alive(pid)), 5000), `left running: ${tree.filter(alive)}`)
+  })
+}
+
+test('every-core refuses a MODE or WORKERS it does not know, saying which', async (t) => {
+  for (const [env, why] of [
+    [{ MODE: 'threads' }, /MODE must be one of single, cluster, reuseport, got "threads"/],
+    [{ MODE: 'cluster', WORKERS: '0' }, /WORKERS must be a whole number of at least 1, got "0"/],
+  ]) {
+    await t.assert.rejects(startApp('every-core', { env }), (e) => why.test(e.stderr ?? e.message))
+  }
+})
