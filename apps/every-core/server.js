@@ -27,7 +27,9 @@ if (!Number.isInteger(WORKERS) || WORKERS < 1) {
 }
 const STATS_DIR = process.env.STATS_DIR || ''
 const isWorker = process.env.EVERY_CORE_WORKER === '1' || (MODE === 'cluster' && !cluster.isPrimary)
-const role = MODE === 'single' ? 'single' : isWorker ? 'worker' : 'primary'
+let role = 'primary'
+if (MODE === 'single') role = 'single'
+else if (isWorker) role = 'worker'
 
 let requests = 0
 function writeStats() {

@@ -1,7 +1,8 @@
 import os from "node:os";
 import { measuringGenerator } from "./generator";
 import { workbookVersion } from "./paths";
-import { pinning } from "./pinning";
+import { cpuList, pinning } from "./pinning";
+import { limits } from "./quota";
 import { settings } from "./settings";
 
 /** Everything needed to tell whether two results came from comparable machines and runs. */
@@ -17,14 +18,31 @@ export interface Fingerprint {
   profile: string;
   /** Where the apps and the load generator ran: "apps on CPU 1, load generator on CPU 0", or why not pinned. */
   pinning: string;
+  /** The CPU quota of this session's control group in CPUs (JupyterHub, Binder, containers), null when none. */
+  cpuQuota: number | null;
+  /** Where the quota was read ("cgroup v2 cpu.max 100000 100000 (/user.slice)"), null when none. */
+  cpuQuotaSource: string | null;
+  /** The cores the workbook pins its apps and its load generator to (all cores when not pinned). */
+  pinnedCores: number;
+  /** The control group's memory limit, MiB; null when none. */
+  memoryLimitMB: number | null;
   /** The generator comparisons are measured with ("wrk debian/4.1.0-3+b2"), and why when it is not wrk. */
   generator: string;
   ci: boolean;
   takenAt: string;
 }
 
+/** The cores the workbook splits between the apps and the load generator. */
+function pinnedCores(cores: number): number {
+  const p = pinning();
+  if (!p.enabled) return cores;
+  return new Set([...(cpuList(p.server!) ?? []), ...(cpuList(p.generator!) ?? [])]).size;
+}
+
 export function fingerprint(): Fingerprint {
   const cpus = os.cpus();
+  const cores = os.availableParallelism ? os.availableParallelism() : cpus.length;
+  const { cpu, memoryMB } = limits();
   return {
     workbook: workbookVersion(),
     node: process.version,
@@ -32,25 +50,45 @@ export function fingerprint(): Fingerprint {
     platform: `${os.type()} ${os.release()}`,
     arch: process.arch,
     cpuModel: cpus.length ? cpus[0].model.trim() : "unknown",
-    cores: os.availableParallelism ? os.availableParallelism() : cpus.length,
+    cores,
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     profile: settings().name,
     pinning: pinning().reason,
+    cpuQuota: cpu?.cpus ?? null,
+    cpuQuotaSource: cpu?.source ?? null,
+    pinnedCores: pinnedCores(cores),
+    memoryLimitMB: memoryMB === null ? null : Math.round(memoryMB),
     generator: measuringGenerator().note,
     ci: process.env.CI === "true",
     takenAt: new Date().toISOString(),
   };
 }
 
+/** Whether a CPU quota gives this session less than the cores the workbook pins to: every figure is then contended. */
+export function quotaContended(fp: Pick<Fingerprint, "cpuQuota" | "pinnedCores">): boolean {
+  return fp.cpuQuota !== null && fp.cpuQuota < fp.pinnedCores;
+}
+
 /**
  * The lines for the top of every notebook: Node, V8, CPU, cores, the workbook's version, the pinning
- * and the generator that measures (when it is not wrk, why, and how to install wrk, on a line of its own).
+ * and the generator that measures (when it is not wrk, why, and how to install wrk, on a line of its
+ * own); a CPU quota below the pinned cores, and a memory limit, each on a line of its own.
  */
 export function describeMachine(fp: Fingerprint = fingerprint()): string {
   const [generator, ...why] = fp.generator.split(": ");
+  const quota = quotaContended(fp)
+    ? `\nNote: a CPU quota of ${fp.cpuQuota} CPU (${fp.cpuQuotaSource}) caps this session, below the ` +
+      `${fp.pinnedCores} cores the workbook pins to: the server and the load generator share ${fp.cpuQuota} CPU ` +
+      "of time whatever the pinning says, so every figure below is contended, and the kernel holds the " +
+      "session back in each period (100 ms) its quota runs out, which shows in the latency's tail. Each " +
+      "load reports how many periods were throttled."
+    : "";
+  const memory = fp.memoryLimitMB === null ? "" : `\nMemory is limited to ${fp.memoryLimitMB} MiB for this session.`;
   return (
     `Node ${fp.node} · V8 ${fp.v8} · ${fp.cpuModel} · ${fp.cores} cores · ${fp.memoryGiB} GiB · ` +
     `workbook ${fp.workbook} · profile ${fp.profile} · pinning ${fp.pinning} · measured with ${generator}` +
-    (why.length ? `\nNote: ${why.join(": ")}.` : "")
+    (why.length ? `\nNote: ${why.join(": ")}.` : "") +
+    quota +
+    memory
   );
 }

@@ -4,9 +4,10 @@ import { generatorCpuMs, type ProcessUsage, processTree, readTreeUsage, readUsag
 import { LiveChart } from "../charts/live";
 import type { SecondSample } from "../charts/per-second";
 import { badOption } from "../core/errors";
-import { fingerprint } from "../core/fingerprint";
+import { fingerprint, quotaContended } from "../core/fingerprint";
 import { loopbackUrl } from "../core/loopback";
 import { pinGenerator, pinning } from "../core/pinning";
+import { limits, throttledBetween, throttling } from "../core/quota";
 import { SATURATION_CPU_PERCENT, settings } from "../core/settings";
 import { shellLine } from "../core/shell";
 import { median, spread } from "../core/stats";
@@ -264,6 +265,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   );
   const counter = new SecondCounter(app?.pid ?? null);
   const rssStartMB = app ? (readTreeUsage(processTree(app.pid))?.rssMB ?? NaN) : NaN;
+  const quota = limits().cpu;
+  const throttledBefore = throttling(quota);
   const series: SecondSample[] = [];
   const all = histogram();
   const runs: { figures: RunFigures; pass: Pass }[] = [];
@@ -305,9 +308,14 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   } finally {
     release();
   }
+  const throttled = throttledBetween(throttledBefore, throttling(quota));
   const figures = runs.map((r) => r.figures);
   const cpu = figures.map((f) => f.cpuPerRequestUs);
   const p = pinning();
+  const fp = fingerprint();
+  const contended = quotaContended(fp)
+    ? `; contended: a CPU quota of ${fp.cpuQuota} CPU for ${fp.pinnedCores} cores`
+    : "";
   const last = runs[runs.length - 1].pass;
   const record: LoadResult = {
     label,
@@ -344,16 +352,17 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       saturated: figures.some((f) => f.saturated),
       saturatedRuns: figures.filter((f) => f.saturated).length,
     },
+    throttled,
     pinning: {
       server: app?.cpus ?? null,
       generator: pinned && p.enabled ? p.generator : null,
       note:
-        app?.cpus != null && pinned && p.enabled
+        (app?.cpus != null && pinned && p.enabled
           ? `server on CPU ${app.cpus}, load generator on CPU ${p.generator}`
-          : `not pinned: ${p.enabled ? "turned off for this load" : p.reason.replace(/^off: /, "")}`,
+          : `not pinned: ${p.enabled ? "turned off for this load" : p.reason.replace(/^off: /, "")}`) + contended,
     },
     series,
-    fingerprint: fingerprint(),
+    fingerprint: fp,
     startedAt: new Date().toISOString(),
   };
   live.finish(series, `done: median ${Math.round(record.reqPerSec.median)} req/s over ${record.repeats} runs`);

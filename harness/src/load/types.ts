@@ -2,6 +2,7 @@ import type { AppHandle } from "../apps/start";
 import type { SecondSample } from "../charts/per-second";
 import type { Fingerprint } from "../core/fingerprint";
 import type { GeneratorName } from "../core/generator";
+import type { Throttling } from "../core/quota";
 import type { Spread } from "../core/stats";
 
 /** What runLoad takes and returns (run.ts), and the counts every kind of load shares (outcome.ts). */
@@ -127,6 +128,8 @@ export interface LoadResult extends Outcome {
     saturated: boolean;
     saturatedRuns: number;
   };
+  /** Periods the session's CPU quota held it back during the load (warm-up included), from cpu.stat; null without a quota. */
+  throttled: Throttling | null;
   /** The CPUs the server and the generator ran on (null: not pinned), and a sentence for prose. */
   pinning: { server: string | null; generator: string | null; note: string };
   /** Per second, the warm-up's included (run "warm-up"). */

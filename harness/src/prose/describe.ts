@@ -1,6 +1,7 @@
 import path from "node:path";
-import { fmt, plural, times } from "../core/format";
+import { fmt, pct, plural, times } from "../core/format";
 import { repoRoot } from "../core/paths";
+import type { Throttling } from "../core/quota";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import { medianInterval, type Spread } from "../core/stats";
 import type { Advantage, RatioReading } from "../load/rounds";
@@ -67,7 +68,24 @@ export function advantageText(a: string, b: string, adv: Advantage): string {
 }
 
 /** Where the load generator stood in a load's runs: one sentence, with the threshold. */
-export function saturationText(r: Pick<LoadResult, "generator" | "runs">): string {
+export function saturationText(r: Pick<LoadResult, "generator" | "runs"> & { throttled?: Throttling | null }): string {
+  return generatorText(r) + (r.throttled ? ` ${throttledText(r.throttled)}` : "");
+}
+
+/**
+ * What the session's CPU quota did to a load (LoadResult.throttled, from cpu.stat): in how many of
+ * its periods the kernel held the session back, and for how long in all.
+ */
+export function throttledText(t: Throttling): string {
+  if (t.throttled === 0) return `The CPU quota held nothing back: 0 of ${fmt(t.periods)} periods throttled.`;
+  return (
+    `The CPU quota held this session back in ${fmt(t.throttled)} of ${fmt(t.periods)} periods ` +
+    `(${pct(t.throttled / Math.max(1, t.periods))}, ${fmt(Math.round(t.throttledMs))} ms in all): the server and ` +
+    "the generator waited for the next period, and the tail latency shows it."
+  );
+}
+
+function generatorText(r: Pick<LoadResult, "generator" | "runs">): string {
   const { saturatedRuns, cpuPercent, name } = r.generator;
   const n = r.runs.length;
   const use =

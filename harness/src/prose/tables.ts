@@ -37,6 +37,8 @@ export function loadRow(label: string, r: LoadResult): Record<string, Cell> {
     "p90 ms": r.latencyMs.p90,
     "p99 ms": r.latencyMs.p99,
     "generator saturated": `${r.generator.saturatedRuns} of ${r.runs.length} runs (${r.generator.name})`,
+    // Under a CPU quota (JupyterHub, Binder, a container), the periods it held the session back.
+    ...(r.throttled ? { "throttled periods": `${r.throttled.throttled} of ${r.throttled.periods}` } : {}),
   };
 }
 
