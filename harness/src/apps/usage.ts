@@ -95,7 +95,10 @@ export function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const p of pids) {
     const parent = parentOf(p);
-    if (parent !== null) children.set(parent, [...(children.get(parent) ?? []), p]);
+    if (parent === null) continue;
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(p);
+    else children.set(parent, [p]);
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
