@@ -15,7 +15,7 @@ export { opsBars } from "./charts/micro";
 export { textTable } from "./charts/tables";
 // core/: settings, the machine, numbers, results, errors
 export { appsDir, resultsDir } from "./core/paths";
-export { cpuList } from "./core/pinning";
+export { cpuList, sharedCpus } from "./core/pinning";
 export { loadResults } from "./core/results";
 // experiments/: measurements outside a server
 export { readProcessStats, spreading, workerLevels } from "./experiments/every-core";

@@ -175,3 +175,10 @@ test('every-core refuses a MODE or WORKERS it does not know, saying which', asyn
     await t.assert.rejects(startApp('every-core', { env }), (e) => why.test(e.stderr ?? e.message))
   }
 })
+
+test('sharedCpus: the CPUs both the apps and the generator are pinned to', (t) => {
+  const { sharedCpus } = internal('core/pinning')
+  t.assert.deepStrictEqual(sharedCpus({ server: '0-1', generator: '0' }), [0])
+  t.assert.deepStrictEqual(sharedCpus({ server: '1-3', generator: '0' }), [])
+  t.assert.deepStrictEqual(sharedCpus({ server: null, generator: null }), [])
+})

@@ -85,7 +85,7 @@ function chosenCpus(allowed: number[]): Pinning | null {
   if (!s || !g) throw bad('each must be a CPU list such as "0", "1-3" or "0,2-3"');
   const missing = [...s, ...g].filter((c) => !allowed.includes(c));
   if (missing.length) throw bad(`CPU ${missing.join(", ")} is not one this process may use (${allowed.join(",")})`);
-  const shared = s.filter((c) => g.includes(c));
+  const shared = sharedCpus({ server, generator });
   return {
     enabled: true,
     server,
@@ -94,6 +94,12 @@ function chosenCpus(allowed: number[]): Pinning | null {
       `apps on CPU ${server}, load generator on CPU ${generator} (WORKBOOK_SERVER_CPUS, WORKBOOK_GENERATOR_CPUS)` +
       (shared.length ? `: CPU ${shared.join(", ")} shared, so the numbers are contended` : ""),
   };
+}
+
+/** The CPUs the apps and the load generator are both pinned to (contended figures); [] when none or not pinned. */
+export function sharedCpus(p: Pick<Pinning, "server" | "generator">): number[] {
+  const generator = cpuList(p.generator ?? "") ?? [];
+  return (cpuList(p.server ?? "") ?? []).filter((c) => generator.includes(c));
 }
 
 /** The pinning in force for this process (decided once). */

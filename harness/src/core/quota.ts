@@ -82,8 +82,20 @@ function memoryIn(dir: string, v2: boolean): number | null {
   return Number.isFinite(bytes) && bytes > 0 && bytes < 2 ** 60 ? bytes / 2 ** 20 : null;
 }
 
-/** The CPU quota and memory limit in force for this process: the tightest of its group and its ancestors. */
+let system: Limits | null = null;
+
+/**
+ * The CPU quota and memory limit in force for this process: the tightest of its group and its
+ * ancestors. This process's own are read once (every load and fingerprint asks), like the pinning;
+ * other `paths` (tests) are read each time.
+ */
 export function limits(paths: CgroupPaths = SYSTEM): Limits {
+  if (paths !== SYSTEM) return readLimits(paths);
+  system ??= readLimits(SYSTEM);
+  return system;
+}
+
+function readLimits(paths: CgroupPaths): Limits {
   const lines = (read(paths.procSelfCgroup) ?? "").split("\n").filter(Boolean);
   // "0::/path" is cgroup v2; "N:cpu,cpuacct:/path" (or "N:cpu:/path") and "N:memory:/path" are v1.
   const v1 = (name: string) => {

@@ -1,5 +1,5 @@
 import { fmt, pct, plural } from "../core/format";
-import { cpuList, type Pinning } from "../core/pinning";
+import { cpuList, type Pinning, sharedCpus } from "../core/pinning";
 import type { Spread } from "../core/stats";
 import type { FreshLoadResult } from "../load/fresh";
 import type { DoctorResult } from "../profiles/clinic";
@@ -166,7 +166,7 @@ export function coresPlanText(p: Pinning, levels: readonly number[]): string {
   }
   const server = cpuList(p.server!) ?? [];
   const generator = cpuList(p.generator!) ?? [];
-  const shared = server.filter((c) => generator.includes(c));
+  const shared = sharedCpus(p);
   const where = `The server gets ${plural(server.length, "core")} (CPU ${p.server}) and the load generator ${plural(generator.length, "core")} (CPU ${p.generator})`;
   const contended = shared.length
     ? ` They share CPU ${shared.join(", ")}: every figure below is contended, the generator taking time from the workers.`
