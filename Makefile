@@ -34,11 +34,12 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup lab test lint format test-unit test-integration test-notebooks test-exercises exercises grade bench-harness spreads execute clean distclean
+.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-notebooks test-exercises exercises grade bench-harness spreads execute clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
 	@echo "make lab             set up (idempotent) and open JupyterLab on 127.0.0.1 with the tslab kernel"
+	@echo "make runtimes        fetch Node 22, Node 24 and Bun for notebook 03's runtimes section (about 156 MB; make test does)"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
 	@echo "make test-integration  end to end against live servers: the harness, the diagnosis, the exercise notebooks, grading"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
@@ -90,10 +91,22 @@ harness/dist/index.js: $(NPM_DONE) $(HARNESS_SRC)
 kernel: venv $(NPM_DONE)
 	@$(NODE) scripts/install-kernel.mjs $(VENV)
 
+# The runtimes only notebook 03's runtimes section compares (Node 22 and 24, Bun), kept out of the
+# set-up so that the first chart waits for none of them: `make runtimes` (make test runs it), into
+# runtimes/node_modules/. Linux x64 binaries: elsewhere npm skips them and notebook 03 says so.
+RUNTIMES_DONE := runtimes/node_modules/.workbook-installed
+runtimes: $(RUNTIMES_DONE)
+
+$(RUNTIMES_DONE): runtimes/package.json runtimes/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is required to fetch the runtimes"; exit 1; }
+	@echo "Fetching Node 22, Node 24 and Bun for notebook 03's runtimes section: about 156 MB to download, 477 MB on disk ..."
+	npm ci --prefix runtimes --no-audit --no-fund
+	@mkdir -p $(@D) && touch $@
+
 lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
-test: setup
+test: setup runtimes
 	$(MAKE) --no-print-directory lint test-unit test-notebooks test-exercises
 
 # Biome (biome.json): formatting, lint rules, import cycles. `make format` applies its fixes.
@@ -149,7 +162,7 @@ clean:
 	rm -rf build results
 
 distclean: clean
-	rm -rf $(VENV) node_modules harness/dist .stamps
+	rm -rf $(VENV) node_modules runtimes/node_modules harness/dist .stamps
 
 # Areas with several targets of their own.
 -include mk/*.mk

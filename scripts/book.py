@@ -3,10 +3,12 @@
     python scripts/book.py [--out build/book] [--executed build/executed] [--notebooks notebooks]
                            [--no-execute] [--only NAME ...]
 
-For each notebooks/NN-*.ipynb the book uses build/executed/NN-*.ipynb when that copy exists and
-is newer than the notebook; otherwise it executes the notebook (scripts/nbrun.py, with the profile
-in WORKBOOK_PROFILE, default full) and keeps the executed copy in build/executed/. `--no-execute`
-renders only the notebooks that already have such a copy and lists the others as not rendered.
+The book is made from one profile: WORKBOOK_PROFILE, default full (the long loads and every round;
+quick only when asked, and then every page says so). For each notebooks/NN-*.ipynb it uses
+build/executed/NN-*.ipynb when that copy is newer than the notebook and was executed with that
+profile (its fingerprint line says which); otherwise it executes the notebook (scripts/nbrun.py)
+and keeps the executed copy in build/executed/. `--no-execute` renders only the notebooks that
+already have such a copy and lists the others as not rendered, with the reason.
 
 It writes build/book/index.html (the curriculum: title, first paragraph, how long each notebook
 ran), one page per notebook (NN-name.html, with previous/next links, the machine's fingerprint
@@ -93,6 +95,7 @@ main { max-width: 1100px; margin: 0 auto; padding: 0 1em 2em; }
 .wb-run { color: #555; margin: .6em 0 0; line-height: 1.7; }
 .wb-run code { font-size: 13px; color: #222; background: #f4f4f4; padding: 0 .3em; }
 a.wb-report { color: #1565c0; }
+.wb-profile { background: #fff8e1; border-left: 4px solid #f9a825; padding: .4em .8em; margin: .6em 0 0; }
 """
 
 INDEX_CSS = """
@@ -108,6 +111,7 @@ ol.curriculum h2 a:hover { text-decoration: underline; }
 .meta { color: #555; font-size: .9em; }
 .meta code, .machine code { font-size: .95em; background: #f4f4f4; padding: 0 .3em; }
 .missing { color: #8a6d00; }
+.wb-profile { background: #fff8e1; border-left: 4px solid #f9a825; padding: .4em .8em; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 """
 
@@ -225,28 +229,38 @@ def profile_of(machine: str) -> str:
 Executor = Callable[[Path], nbformat.NotebookNode]
 
 
+def wanted_profile() -> str:
+    """The profile the book is made from: WORKBOOK_PROFILE, default full."""
+    return os.environ.get("WORKBOOK_PROFILE") or "full"
+
+
 def run_notebook(path: Path) -> nbformat.NotebookNode:
-    """Execute one notebook with the workbook's runner (nbrun.execute), in the profile of WORKBOOK_PROFILE."""
+    """Execute one notebook with the workbook's runner (nbrun.execute), in the book's profile."""
     from nbrun import execute
 
-    profile = os.environ.get("WORKBOOK_PROFILE", "full")
     # The same limit per cell as scripts/execute.py: a full-profile section can run for over 15 minutes.
-    return execute(path, timeout=2 * 3600, env={"WORKBOOK_PROFILE": profile})
+    return execute(path, timeout=2 * 3600, env={"WORKBOOK_PROFILE": wanted_profile()})
 
 
-def executed_copy(source: Path, executed_dir: Path, *, execute: Executor | None, log: Callable[[str], None]
-                  ) -> tuple[nbformat.NotebookNode | None, str, Path | None]:
-    """(notebook, how, file): the executed copy when it is newer than the source, else a fresh run
-    (kept in executed_dir), else None with the reason when execute is None (--no-execute)."""
+def executed_copy(source: Path, executed_dir: Path, *, execute: Executor | None, log: Callable[[str], None],
+                  profile: str = "full") -> tuple[nbformat.NotebookNode | None, str, Path | None]:
+    """(notebook, how, file): the executed copy when it is newer than the source and was executed with
+    `profile`, else a fresh run (kept in executed_dir), else None with the reason when execute is None
+    (--no-execute)."""
     copy = executed_dir / source.name
-    if copy.is_file() and copy.stat().st_mtime > source.stat().st_mtime:
-        log(f"{source.stem}: using {_rel(copy)} (newer than {_rel(source)})")
-        return nbformat.read(copy, as_version=4), "reused", copy
-    why = "no executed copy" if not copy.is_file() else "the executed copy is older than the notebook"
+    why = "no executed copy"
+    if copy.is_file() and copy.stat().st_mtime <= source.stat().st_mtime:
+        why = "the executed copy is older than the notebook"
+    elif copy.is_file():
+        nb = nbformat.read(copy, as_version=4)
+        made_with = profile_of(machine_line(nb)) or "an unknown"
+        if made_with == profile:
+            log(f"{source.stem}: using {_rel(copy)} (newer than {_rel(source)}, {profile} profile)")
+            return nb, "reused", copy
+        why = f"the executed copy was made with the {made_with} profile, the book's is {profile}"
     if execute is None:
         log(f"{source.stem}: not rendered: {why} (--no-execute)")
         return None, f"not rendered: {why}", None
-    profile = os.environ.get("WORKBOOK_PROFILE", "full")
     log(f"{source.stem}: {why}: executing {_rel(source)} (WORKBOOK_PROFILE={profile}) ...")
     started = time.monotonic()
     nb = execute(source)
@@ -326,7 +340,7 @@ def render_page(page: Page, pages: list[Page], i: int, out_dir: Path, log: Calla
            f'Run ended <span class="wb-date" title="from {html.escape(page.date_source)}">{page.run_date}</span>'
            f' &middot; ran for {duration(page.seconds)}'
            f'{" with the " + html.escape(page.profile) + " profile" if page.profile else ""}</p>')
-    header = f'<header class="wb-book wb-top">{_nav(pages, i, "notebooks")}{run}</header>'
+    header = f'<header class="wb-book wb-top">{_nav(pages, i, "notebooks")}{run}{profile_note(page.profile)}</header>'
     footer = f'<footer class="wb-book wb-bottom">{_nav(pages, i, "notebooks, bottom")}</footer>'
     exporter = HTMLExporter(template_name="lab")
     exporter.raw_template = TEMPLATE
@@ -344,7 +358,16 @@ def render_page(page: Page, pages: list[Page], i: int, out_dir: Path, log: Calla
     return body
 
 
-def render_index(pages: list[Page], missing: list[Page], order: list[str]) -> str:
+def profile_note(profile: str) -> str:
+    """What a page made from a profile other than full says at its top ("" for full)."""
+    if profile == "full":
+        return ""
+    return (f'<p class="wb-profile">Executed with the <b>{html.escape(profile or "unknown")}</b> profile: shorter loads '
+            "and fewer rounds than a learner's run, so its charts have fewer points and its spreads are wider. "
+            "<code>make book</code> renders the full profile.</p>")
+
+
+def render_index(pages: list[Page], missing: list[Page], order: list[str], profile: str = "full") -> str:
     by_name = {p.name: p for p in pages + missing}
     items = []
     for name in order:
@@ -354,10 +377,10 @@ def render_index(pages: list[Page], missing: list[Page], order: list[str]) -> st
                          f'<p class="missing">{html.escape(p.how)}: run <code>make book</code> to execute it.</p></li>')
             continue
         intro = markdown2html(p.intro_html) if p.intro_html else ""
-        profile = f", {html.escape(p.profile)} profile" if p.profile else ""
+        made_with = f", {html.escape(p.profile)} profile" if p.profile else ""
         items.append(
             f'<li id="{name}"><h2><a class="wb-notebook" href="{p.href}">{html.escape(p.title)}</a></h2>{intro}'
-            f'<p class="meta">Ran for <b>{duration(p.seconds)}</b>{profile}; run ended {p.run_date}.</p></li>')
+            f'<p class="meta">Ran for <b>{duration(p.seconds)}</b>{made_with}; run ended {p.run_date}.</p></li>')
     machines = sorted({p.machine for p in pages if p.machine})
     machine = ("".join(f"<br><code>{html.escape(m)}</code>" for m in machines)) if machines else " (unknown)"
     return f"""<!DOCTYPE html>
@@ -373,6 +396,8 @@ def render_index(pages: list[Page], missing: list[Page], order: list[str]) -> st
 <p class="lede">The notebooks as they ran, with their charts, tables and flame graphs. Every figure depends
 on the machine: read the ratios and the shapes, not the absolute numbers.</p>
 <p class="machine">Measured on{machine}</p>
+<p class="profile">Rendered from <b>{html.escape(profile)} profile</b> runs; each notebook below says how long it ran.</p>
+{profile_note(profile)}
 <ol class="curriculum">
 {chr(10).join(items)}
 </ol>
@@ -384,7 +409,7 @@ on the machine: read the ratios and the shapes, not the absolute numbers.</p>
 # --------------------------------------------------------------------------- the book
 
 def build(notebooks_dir: Path, executed_dir: Path, out: Path, *, execute: Executor | None = run_notebook,
-          only: list[str] | None = None, log: Callable[[str], None] = print) -> dict:
+          only: list[str] | None = None, log: Callable[[str], None] = print, profile: str = "full") -> dict:
     """Build the book into `out` (replaced whole at the end). Returns the manifest written to book.json."""
     started = time.monotonic()
     sources = sorted(notebooks_dir.glob(NOTEBOOK_GLOB))
@@ -402,7 +427,7 @@ def build(notebooks_dir: Path, executed_dir: Path, out: Path, *, execute: Execut
     for source in sources:
         page = Page(source.stem, source)
         try:
-            page.nb, page.how, copy = executed_copy(source, executed_dir, execute=execute, log=log)
+            page.nb, page.how, copy = executed_copy(source, executed_dir, execute=execute, log=log, profile=profile)
         except Exception as err:  # a failing notebook: the others still make a book
             log(f"{source.stem}: FAILED: {err}")
             failed.append(source.stem)
@@ -426,10 +451,11 @@ def build(notebooks_dir: Path, executed_dir: Path, out: Path, *, execute: Execut
     try:
         for i, page in enumerate(pages):
             (staging / page.href).write_text(render_page(page, pages, i, staging, log), encoding="utf-8")
-        (staging / "index.html").write_text(render_index(pages, missing, [s.stem for s in sources]), encoding="utf-8")
+        (staging / "index.html").write_text(render_index(pages, missing, [s.stem for s in sources], profile), encoding="utf-8")
         manifest = {
             "notebooks": [s.stem for s in sources],
             "only": list(only) if only else None,
+            "profile": profile,
             "pages": [{"name": p.name, "href": p.href, "title": p.title, "how": p.how, "seconds": p.seconds,
                        "machine": p.machine, "run_date": p.run_date, "date_source": p.date_source,
                        "reports": p.reports} for p in pages],
@@ -468,7 +494,7 @@ def main(argv: list[str]) -> int:
 
     try:
         manifest = build(args.notebooks, args.executed, args.out, execute=None if args.no_execute else run_notebook,
-                         only=args.only, log=log)
+                         only=args.only, log=log, profile=wanted_profile())
     except BookError as err:
         print(f"book: error: {err}", file=sys.stderr)
         return 2

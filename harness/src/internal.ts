@@ -47,6 +47,7 @@ export {
 } from "./prose/findings";
 export { lieText, microGainText, requestLessonText } from "./prose/micro";
 export { runRows } from "./prose/tables";
+export { perCore, publishedThreading } from "./published/cores";
 // published/: figures quoted from articles and benchmarks, never measured
 export { publishedEtag, publishedEtagInFlight, publishedEtagRatios } from "./published/etag";
 export {

@@ -83,7 +83,8 @@ def test_the_book_uses_fresh_copies_executes_stale_ones_and_links_pages_and_repo
         return executed(nbformat.read(path, as_version=4), report=str(tree["gone"]), seconds=3725,
                         ended="2026-11-26T08:00:00.000000Z")
 
-    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=fake_execute, log=lines.append)
+    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=fake_execute, log=lines.append,
+                          profile="quick")
     log = "\n".join(lines)
     assert ran == ["02-third.ipynb"]  # 00 and 01 had fresh executed copies
     assert "executed" in manifest["pages"][2]["how"] and manifest["missing"] == [] and manifest["failed"] == []
@@ -121,7 +122,8 @@ def test_the_book_uses_fresh_copies_executes_stale_ones_and_links_pages_and_repo
 
 def test_no_execute_leaves_out_what_has_no_fresh_copy_and_says_so(tree):
     lines = []
-    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, log=lines.append)
+    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, log=lines.append,
+                          profile="quick")
     assert [p["name"] for p in manifest["pages"]] == ["00-first", "01-second"]
     assert manifest["missing"] == [{"name": "02-third", "why": "not rendered: the executed copy is older than the notebook"}]
     index = (tree["out"] / "index.html").read_text()
@@ -134,6 +136,7 @@ def test_a_failing_notebook_is_left_out_and_fails_the_build(tree, monkeypatch, c
         raise RuntimeError("cell 3 failed")
 
     monkeypatch.setattr(book, "run_notebook", broken)
+    monkeypatch.setenv("WORKBOOK_PROFILE", "quick")
     code = book.main(["book.py", "--notebooks", str(tree["notebooks"]), "--executed", str(tree["executed"]),
                       "--out", str(tree["out"])])
     assert code == 1
@@ -142,8 +145,48 @@ def test_a_failing_notebook_is_left_out_and_fails_the_build(tree, monkeypatch, c
     assert (tree["out"] / "01-second.html").exists() and not (tree["out"] / "02-third.html").exists()
 
 
+def test_the_book_is_made_from_one_profile_full_by_default(tree, monkeypatch):
+    """Copies made with the quick profile (make test's) are executed again for a full book; a quick book
+    says so on the index and on every page, a full one on neither."""
+    ran, lines = [], []
+
+    def fake_execute(path: Path) -> nbformat.NotebookNode:
+        ran.append(path.name)
+        nb = executed(nbformat.read(path, as_version=4))
+        nb.cells[1].outputs[0].text = MACHINE.replace("profile quick", "profile full") + "\n"
+        return nb
+
+    monkeypatch.delenv("WORKBOOK_PROFILE", raising=False)
+    assert book.wanted_profile() == "full"
+    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=fake_execute, log=lines.append,
+                          profile=book.wanted_profile())
+    assert ran == ["00-first.ipynb", "01-second.ipynb", "02-third.ipynb"], lines
+    assert "00-first: the executed copy was made with the quick profile, the book's is full: executing" in "\n".join(lines)
+    assert manifest["profile"] == "full"
+    index, page = (tree["out"] / "index.html").read_text(), (tree["out"] / "00-first.html").read_text()
+    assert "Rendered from <b>full profile</b> runs" in index and 'class="wb-profile"' not in index + page
+    # Made again from the copies it just wrote: reused, no execution.
+    ran.clear()
+    book.build(tree["notebooks"], tree["executed"], tree["out"], execute=fake_execute, log=lines.append, profile="full")
+    assert ran == []
+    # Without executing, a full book leaves out the quick copies and says why.
+    monkeypatch.setenv("WORKBOOK_PROFILE", "quick")
+    quick = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, log=lines.append,
+                       profile=book.wanted_profile())
+    assert quick["missing"][0]["why"] == "not rendered: the executed copy was made with the full profile, the book's is quick"
+
+
+def test_a_quick_book_says_so_on_every_page(tree):
+    book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, log=lambda _: None, profile="quick")
+    index = (tree["out"] / "index.html").read_text()
+    assert "Rendered from <b>quick profile</b> runs" in index and 'class="wb-profile"' in index
+    for name in ("00-first", "01-second"):
+        assert "Executed with the <b>quick</b> profile" in (tree["out"] / f"{name}.html").read_text(), name
+
+
 def test_only_and_an_unknown_name(tree):
-    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, only=["01-second"], log=lambda _: None)
+    manifest = book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, only=["01-second"],
+                          log=lambda _: None, profile="quick")
     assert manifest["only"] == ["01-second"] and [p["name"] for p in manifest["pages"]] == ["01-second"]
     with pytest.raises(book.BookError, match="no such notebook .*00-first, 01-second, 02-third"):
         book.build(tree["notebooks"], tree["executed"], tree["out"], execute=None, only=["9-nope"], log=lambda _: None)

@@ -12,6 +12,7 @@ const { processTree, readTreeUsage, readUsage } = internal('apps/usage')
 const { cpuList } = internal('core/pinning')
 const { workerLevels, spreading, readProcessStats } = internal('experiments/every-core')
 const { coresPlanText } = internal('prose/findings')
+const { perCore, publishedThreading } = internal('published/cores')
 
 const NODE = process.execPath
 const ROOT = path.join(__dirname, '..', '..')
@@ -181,4 +182,18 @@ test('sharedCpus: the CPUs both the apps and the generator are pinned to', (t) =
   t.assert.deepStrictEqual(sharedCpus({ server: '0-1', generator: '0' }), [0])
   t.assert.deepStrictEqual(sharedCpus({ server: '1-3', generator: '0' }), [])
   t.assert.deepStrictEqual(sharedCpus({ server: null, generator: null }), [])
+})
+
+test("publishedThreading: no study published its cores, so perCore divides only this machine's runs", (t) => {
+  t.assert.ok(publishedThreading.length >= 6)
+  for (const r of publishedThreading) {
+    t.assert.strictEqual(r.cores, null, r.server)
+    t.assert.strictEqual(perCore(r.reqPerSec, r.cores), null, r.server)
+    t.assert.ok(r.reqPerSec === null || r.reqPerSec > 1000, r.server)
+  }
+  const servers = publishedThreading.map((r) => r.server)
+  for (const s of ['Elysia on Bun', 'Encore.ts', 'Perfect', 'Zewo', 'Osgood']) t.assert.ok(servers.includes(s), s)
+  t.assert.strictEqual(perCore(40_000, 2), 20_000)
+  t.assert.strictEqual(perCore(40_000, 0), null)
+  t.assert.strictEqual(perCore(null, 4), null)
 })

@@ -1,0 +1,67 @@
+/**
+ * The studies that turn on how many threads serve the requests (notebook 07): what each server ran
+ * its requests on, and its published req/s where the study gave one. None of these posts says how
+ * many cores its machine had, so no published figure can be divided per core: `perCore` says so
+ * rather than guess.
+ */
+export interface PublishedThreadingRow {
+  study: string;
+  server: string;
+  /** How the server spreads its requests over threads and processes, as the study describes it. */
+  threads: string;
+  /** The published req/s, null where the study's figure is not quoted in the workbook's sources. */
+  reqPerSec: number | null;
+  /** The cores of the machine it ran on; null: not published. */
+  cores: number | null;
+}
+
+export const publishedThreading: readonly PublishedThreadingRow[] = [
+  {
+    study: "Elysia vs Encore 2025 (oha -c 450, bare GET /hello)",
+    server: "Elysia on Bun",
+    threads: "JavaScript on one thread, in one process",
+    reqPerSec: 293_991,
+    cores: null,
+  },
+  {
+    study: "Elysia vs Encore 2025 (oha -c 450, bare GET /hello)",
+    server: "Encore.ts",
+    threads: "HTTP handled by a multi-threaded Rust runtime; the handlers' JavaScript in Node",
+    reqPerSec: 139_033,
+    cores: null,
+  },
+  {
+    study: "Server-side Swift vs Node 2016 (wrk -t4 -c10, -t8 -c100)",
+    server: "Perfect",
+    threads: "every CPU, from one process",
+    reqPerSec: null,
+    cores: null,
+  },
+  {
+    study: "Server-side Swift vs Node 2016 (wrk -t4 -c10, -t8 -c100)",
+    server: "Zewo",
+    threads: "one thread per process: one instance per CPU",
+    reqPerSec: null,
+    cores: null,
+  },
+  {
+    study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
+    server: "Osgood",
+    threads: "JavaScript in V8 isolates inside a Rust server; its req/s rose with the connections",
+    reqPerSec: 77_450,
+    cores: null,
+  },
+  {
+    study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
+    server: "Node 12.7",
+    threads: "JavaScript on one thread, in one process",
+    reqPerSec: 31_159,
+    cores: null,
+  },
+];
+
+/** req/s per core, or null where either is unknown (a study that did not publish its cores). */
+export function perCore(reqPerSec: number | null, cores: number | null): number | null {
+  if (reqPerSec === null || cores === null || !(cores > 0)) return null;
+  return reqPerSec / cores;
+}
