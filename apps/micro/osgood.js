@@ -6,6 +6,11 @@
 //      property as the control. Each task builds a request object and reads the field back.
 //   2. A costly object (a WHATWG Headers built from the raw header list) made in the constructor
 //      (eager) or on first use (lazy), for a handler that never reads a header, and for one that does.
+//   3. A handler's string answer made ready to write: through the path every kind of body takes
+//      (encode to bytes, gather the chunks, copy them into one) or through a check for a string first,
+//      which hands it on with its byte length (the unneeded work on string responses, skipped).
+//   4. A request's own state reached from the request object: looked up by id in a table at every
+//      access, or through a reference the object holds (references instead of table look-ups).
 // Run: node --allow-natives-syntax apps/micro/osgood.js (prints one JSON line).
 const { suite, fresh } = require('./lib/bench')
 
@@ -96,6 +101,63 @@ class LazyRequest {
   }
 }
 
+// 3. Every kind of body (string, bytes, a list of chunks) through one path, or a string first.
+const encoder = new TextEncoder()
+function anyBody(body) {
+  const parts = (Array.isArray(body) ? body : [body]).map((p) => (typeof p === 'string' ? encoder.encode(p) : p))
+  let length = 0
+  for (const p of parts) length += p.byteLength
+  const chunk = new Uint8Array(length)
+  let at = 0
+  for (const p of parts) {
+    chunk.set(p, at)
+    at += p.byteLength
+  }
+  return chunk
+}
+function stringFirst(body) {
+  if (typeof body === 'string') return { chunk: body, length: Buffer.byteLength(body) }
+  const chunk = anyBody(body)
+  return { chunk, length: chunk.byteLength }
+}
+
+// 4. The same state (url, method, raw headers), reached by id through a table or by reference.
+const STATE = new Map()
+for (let id = 0; id < 1024; id++) STATE.set(id, { url: `/hello/${id & 7}`, method: 'GET', raw: RAW })
+class ByIdRequest {
+  constructor(id) {
+    this.id = id
+  }
+  get url() {
+    return STATE.get(this.id).url
+  }
+  get method() {
+    return STATE.get(this.id).method
+  }
+  get raw() {
+    return STATE.get(this.id).raw
+  }
+}
+class ByReferenceRequest {
+  constructor(state) {
+    this.state = state
+  }
+  get url() {
+    return this.state.url
+  }
+  get method() {
+    return this.state.method
+  }
+  get raw() {
+    return this.state.raw
+  }
+}
+// What a handler reads of its request: three fields.
+function handle(i, requests) {
+  const req = requests[i & 1023]
+  return req.url.length + req.method.length + req.raw.length
+}
+
 // Built once: 1,024 objects of each kind, for the tasks that read the field.
 const built = (Kind) => Array.from({ length: 1024 }, (_, i) => new Kind(i))
 const KINDS = {
@@ -122,5 +184,15 @@ bench
   })
   .add('lazy, one header read', (i) => new LazyRequest(`/hello/${i & 7}`, RAW).headers.get('accept'), {
     group: 'Headers',
+  })
+  .add('string answer: the path for any body', () => anyBody('Hello, World!'), { group: 'string answer' })
+  .add('string answer: a string first', () => stringFirst('Hello, World!'), { group: 'string answer' })
+  .add('state by id, in a table', fresh(handle), {
+    input: Array.from(STATE.keys(), (id) => new ByIdRequest(id)),
+    group: 'request state',
+  })
+  .add('state by reference', fresh(handle), {
+    input: Array.from(STATE.values(), (state) => new ByReferenceRequest(state)),
+    group: 'request state',
   })
   .run()
