@@ -59,3 +59,4 @@ export {
   publishedValidationCosts,
 } from "./published/frameworks";
 export { littlesLaw } from "./published/little";
+export { publishedOsgood } from "./published/osgood";

@@ -46,7 +46,7 @@ export const histogram = (): hdr.Histogram =>
 
 /** The summary of a µs histogram, in ms. */
 export function summarise(h: hdr.Histogram): LatencySummary {
-  if (h.totalCount === 0) return { count: 0, p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, max: NaN };
+  if (h.totalCount === 0) return { count: 0, p50: NaN, p75: NaN, p90: NaN, p99: NaN, mean: NaN, stdev: NaN, max: NaN };
   return {
     count: h.totalCount,
     p50: h.getValueAtPercentile(50) / 1000,
@@ -54,6 +54,7 @@ export function summarise(h: hdr.Histogram): LatencySummary {
     p90: h.getValueAtPercentile(90) / 1000,
     p99: h.getValueAtPercentile(99) / 1000,
     mean: h.mean / 1000,
+    stdev: h.stdDeviation / 1000,
     max: h.maxValue / 1000,
   };
 }

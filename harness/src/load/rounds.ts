@@ -174,6 +174,7 @@ export function combineLoads(results: LoadResult[]): LoadResult {
       p90: med((r) => r.latencyMs.p90),
       p99: med((r) => r.latencyMs.p99),
       mean: med((r) => r.latencyMs.mean),
+      stdev: med((r) => r.latencyMs.stdev),
       max: Math.max(...results.map((r) => r.latencyMs.max)),
     },
     bytesPerSec: med((r) => r.bytesPerSec),

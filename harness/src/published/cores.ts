@@ -1,3 +1,9 @@
+import { publishedElysiaEncore } from "./frameworks";
+import { publishedOsgood } from "./osgood";
+
+const osgood = (label: string) => publishedOsgood.rows.find((r) => r.label === label)!.reqPerSec;
+const bare = (label: string) => publishedElysiaEncore.rows.find((r) => r.label === label)!.bare;
+
 /**
  * The studies that turn on how many threads serve the requests (notebook 07): what each server ran
  * its requests on, and its published req/s where the study gave one. None of these posts says how
@@ -20,14 +26,14 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     study: "Elysia vs Encore 2025 (oha -c 450, bare GET /hello)",
     server: "Elysia on Bun",
     threads: "JavaScript on one thread, in one process",
-    reqPerSec: 293_991,
+    reqPerSec: bare("Elysia"),
     cores: null,
   },
   {
     study: "Elysia vs Encore 2025 (oha -c 450, bare GET /hello)",
     server: "Encore.ts",
     threads: "HTTP handled by a multi-threaded Rust runtime; the handlers' JavaScript in Node",
-    reqPerSec: 139_033,
+    reqPerSec: bare("Encore.ts"),
     cores: null,
   },
   {
@@ -48,14 +54,14 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
     server: "Osgood",
     threads: "JavaScript in V8 isolates inside a Rust server; its req/s rose with the connections",
-    reqPerSec: 77_450,
+    reqPerSec: osgood("Osgood 0.2"),
     cores: null,
   },
   {
     study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
     server: "Node 12.7",
     threads: "JavaScript on one thread, in one process",
-    reqPerSec: 31_159,
+    reqPerSec: osgood("Node 12.7"),
     cores: null,
   },
 ];
