@@ -314,3 +314,33 @@ test("the Elysia-vs-Encore rows: the price of validating is bare over validated 
     'a row that cannot run says why',
   )
 })
+
+test('callersOf lists what called a frame, level by level, with the share that reached it through each', (t) => {
+  const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
+  const util = require('node:path').join(hi.appsDir, 'etag-slow', 'util.js')
+  const flame = cpuFlame({
+    nodes: [
+      { id: 1, callFrame: frame('(root)', '', -1), children: [2, 6] },
+      { id: 2, callFrame: frame('processTicksAndRejections', 'node:internal/process/task_queues', 70), children: [3] },
+      { id: 3, callFrame: frame('emit', 'node:events', 460), children: [4] },
+      { id: 4, callFrame: frame('afterListener', util, 16), children: [5] },
+      { id: 5, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
+      { id: 6, callFrame: frame('etaggerMiddleware', util, 30), children: [] },
+    ],
+    startTime: 0,
+    endTime: 8000,
+    // the listener: 4 own + 2 update, under emit under the tick queue; the middleware: 2
+    samples: [4, 4, 4, 4, 5, 5, 6, 6],
+    timeDeltas: new Array(8).fill(1000),
+  })
+  const callers = hi.callersOf(flame, { name: 'afterListener', file: 'etag-slow/util.js' })
+  t.assert.deepStrictEqual(
+    callers.map((c) => [c.level, c.name, c.file, Math.round(c.throughShare * 8)]),
+    [
+      [1, 'emit', 'node:events', 6],
+      [2, 'processTicksAndRejections', 'node:internal/process/task_queues', 6],
+    ],
+  )
+  t.assert.deepStrictEqual(hi.callersOf(flame, { name: 'etaggerMiddleware' }), [])
+  t.assert.throws(() => hi.callersOf(flame, { name: 'seed' }), /callersOf.*no frame named "seed"/)
+})

@@ -29,6 +29,7 @@ export const apps: readonly AppEntry[] = [
   // Notebook 01: the slow restify etag server of "Keeping Node.js Fast", fixed, optimised.
   app("etag-slow", "restify etag server with the planted bugs", "/seed/v1"),
   app("etag-warning", "the slow server without defaultMaxListeners = Infinity", "/seed/v1"),
+  app("etag-empty-listener", "the slow server with its after listener emptied", "/seed/v1"),
   app("etag-fixed", "the slow server with its guard fixed", "/seed/v1"),
   app("etag-optimised", "string JSON, etag from content, url as key, 304s", "/seed/v1"),
   app("etag-ceiling", "node:http doing etag-optimised's work: its ceiling", "/seed/v1"),

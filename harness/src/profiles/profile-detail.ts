@@ -134,3 +134,49 @@ export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
   }
   return [...out.values()].sort((a, b) => a.level - b.level || b.totalShare - a.totalShare);
 }
+
+/** A frame below the one looked at in the flame graph: one of its callers, to any depth. */
+export interface CallerRow {
+  name: string;
+  file: string;
+  line: number;
+  category: Frame["category"];
+  /** 1 = called the frame directly, 2 = called that caller... */
+  level: number;
+  /** The share of all busy samples that reached the frame through this caller. */
+  throughShare: number;
+}
+
+/**
+ * Every frame drawn below `ref` in the flame graph (what called it, down to the root), merged by
+ * frame and level, with the share of the busy samples that reached `ref` through it: the stacks a
+ * hot frame is called from, as a table. Throws when the flame graph has no rectangle for `ref`.
+ */
+export function callersOf(flame: FlameData, ref: FrameRef): CallerRow[] {
+  const owners = flame.rects.filter((r) => matches(r, ref));
+  if (owners.length === 0)
+    throw badOption(
+      "callersOf",
+      `the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
+    );
+  const eps = 1e-12;
+  const out = new Map<string, CallerRow>();
+  for (const o of owners) {
+    for (const r of flame.rects) {
+      if (r.depth >= o.depth || r.x0 > o.x0 + eps || r.x1 < o.x1 - eps) continue;
+      const level = o.depth - r.depth;
+      const key = `${level}|${r.name}|${r.file}|${r.line}`;
+      const row = out.get(key) ?? {
+        name: r.name,
+        file: r.file,
+        line: r.line,
+        category: r.category,
+        level,
+        throughShare: 0,
+      };
+      row.throughShare += o.x1 - o.x0;
+      out.set(key, row);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.level - b.level || b.throughShare - a.throughShare);
+}
