@@ -99,23 +99,30 @@ export interface CalleeRow extends Frame {
   selfShare: number;
 }
 
+/** Rectangles that touch at their edges are nested, whatever the float rounding. */
+const EPS = 1e-12;
+
+/** The flame graph's rectangles for `ref`; throws, naming the caller `fn`, when there is none. */
+function rectsOf(flame: FlameData, ref: FrameRef, fn: string): FlameData["rects"] {
+  const owners = flame.rects.filter((r) => matches(r, ref));
+  if (owners.length === 0)
+    throw badOption(
+      fn,
+      `the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
+    );
+  return owners;
+}
+
 /**
  * Every frame drawn above `ref` in the flame graph (what it called, to any depth), merged by
  * frame and level, hottest first. Frames below the flame graph's minimum width are left out.
  * Throws when the flame graph has no rectangle for `ref`.
  */
 export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
-  const owners = flame.rects.filter((r) => matches(r, ref));
-  if (owners.length === 0)
-    throw badOption(
-      "calleesOf",
-      `the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
-    );
-  const eps = 1e-12;
   const out = new Map<string, CalleeRow>();
-  for (const o of owners) {
+  for (const o of rectsOf(flame, ref, "calleesOf")) {
     for (const r of flame.rects) {
-      if (r.depth <= o.depth || r.x0 < o.x0 - eps || r.x1 > o.x1 + eps) continue;
+      if (r.depth <= o.depth || r.x0 < o.x0 - EPS || r.x1 > o.x1 + EPS) continue;
       const level = r.depth - o.depth;
       const key = `${level}|${r.name}|${r.file}|${r.line}`;
       const row = out.get(key) ?? {
@@ -153,17 +160,10 @@ export interface CallerRow {
  * hot frame is called from, as a table. Throws when the flame graph has no rectangle for `ref`.
  */
 export function callersOf(flame: FlameData, ref: FrameRef): CallerRow[] {
-  const owners = flame.rects.filter((r) => matches(r, ref));
-  if (owners.length === 0)
-    throw badOption(
-      "callersOf",
-      `the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
-    );
-  const eps = 1e-12;
   const out = new Map<string, CallerRow>();
-  for (const o of owners) {
+  for (const o of rectsOf(flame, ref, "callersOf")) {
     for (const r of flame.rects) {
-      if (r.depth >= o.depth || r.x0 > o.x0 + eps || r.x1 < o.x1 - eps) continue;
+      if (r.depth >= o.depth || r.x0 > o.x0 + EPS || r.x1 < o.x1 - EPS) continue;
       const level = o.depth - r.depth;
       const key = `${level}|${r.name}|${r.file}|${r.line}`;
       const row = out.get(key) ?? {
