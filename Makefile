@@ -39,7 +39,7 @@ export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
 	@echo "make lab             set up (idempotent) and open JupyterLab on 127.0.0.1 with the tslab kernel"
-	@echo "make runtimes        fetch Node 22, Node 24 and Bun for notebook 03's runtimes section (about 156 MB; make test does)"
+	@echo "make runtimes        fetch Node 22, Node 24 and Bun for notebook 03's runtimes and validation sections (about 156 MB; make test does)"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
 	@echo "make test-integration  end to end against live servers: the harness, the diagnosis, the exercise notebooks, grading"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
@@ -91,7 +91,7 @@ harness/dist/index.js: $(NPM_DONE) $(HARNESS_SRC)
 kernel: venv $(NPM_DONE)
 	@$(NODE) scripts/install-kernel.mjs $(VENV)
 
-# The runtimes only notebook 03's runtimes section compares (Node 22 and 24, Bun), kept out of the
+# The runtimes only notebook 03's runtimes and validation sections use (Node 22 and 24, Bun), kept out of the
 # set-up so that the first chart waits for none of them: `make runtimes` (make test runs it), into
 # runtimes/node_modules/. Linux x64 binaries: elsewhere npm skips them and notebook 03 says so.
 RUNTIMES_DONE := runtimes/node_modules/.workbook-installed
@@ -99,7 +99,7 @@ runtimes: $(RUNTIMES_DONE)
 
 $(RUNTIMES_DONE): runtimes/package.json runtimes/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is required to fetch the runtimes"; exit 1; }
-	@echo "Fetching Node 22, Node 24 and Bun for notebook 03's runtimes section: about 156 MB to download, 477 MB on disk ..."
+	@echo "Fetching Node 22, Node 24 and Bun for notebook 03's runtimes and validation sections: about 156 MB to download, 477 MB on disk ..."
 	npm ci --prefix runtimes --no-audit --no-fund
 	@mkdir -p $(@D) && touch $@
 

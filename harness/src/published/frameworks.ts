@@ -133,11 +133,23 @@ export interface PublishedValidationRow {
   note?: string;
 }
 
+/** A request as a benchmark's README sends it. */
+export interface PublishedRequest {
+  method: "POST";
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
 export interface PublishedValidationTable {
   title: string;
   source: string;
   command: string;
   rows: PublishedValidationRow[];
+  /** The request the published "with validation" command sends. */
+  validatedRequest: PublishedRequest;
+  /** The route the benchmark's own validating Elysia app defines. */
+  elysiaRoute: string;
 }
 
 export const publishedElysiaEncore: PublishedValidationTable = {
@@ -145,6 +157,21 @@ export const publishedElysiaEncore: PublishedValidationTable = {
   source:
     "SaltyAom/encore-ts-benchmarks (a fork of encoredev/ts-benchmarks, 2025-11-14): best of five 10 s oha runs; bare GET /hello, and POST /schema?name=test&excitement=123 with a JSON body checked against a schema (maxItems 3, a oneOf, an enum); Elysia compiled with bun build --compile. In the fork the Elysia app defines POST /hello/:par1/:par2, not /schema: what the published command got back from it was not printed, and is not checked here.",
   command: "oha -c 450 -z 10s",
+  validatedRequest: {
+    method: "POST",
+    path: "/schema?name=test&excitement=123",
+    headers: { "content-type": "application/json", "x-foo": "test" },
+    body: {
+      someKey: "test",
+      someOtherKey: 123,
+      requiredKey: [123, 456, 789],
+      nullableKey: null,
+      multipleTypesKey: true,
+      multipleRestrictedTypesKey: "test",
+      enumKey: "John",
+    },
+  },
+  elysiaRoute: "/hello/:par1/:par2",
   rows: [
     { label: "Elysia", runtime: "Bun", bare: 293_991, validated: 223_924, runsHere: true },
     {
