@@ -193,6 +193,9 @@ test("publishedThreading: no study published its cores, so perCore divides only 
   }
   const servers = publishedThreading.map((r) => r.server)
   for (const s of ['Elysia on Bun', 'Encore.ts', 'Perfect', 'Zewo', 'Osgood']) t.assert.ok(servers.includes(s), s)
+  for (const r of publishedThreading.filter((x) => x.study.startsWith('Elysia vs Encore'))) {
+    t.assert.match(r.machine, /i7-13700K/, r.server)
+  }
   t.assert.strictEqual(perCore(40_000, 2), 20_000)
   t.assert.strictEqual(perCore(40_000, 0), null)
   t.assert.strictEqual(perCore(null, 4), null)

@@ -6,9 +6,9 @@ const bare = (label: string) => publishedElysiaEncore.rows.find((r) => r.label =
 
 /**
  * The studies that turn on how many threads serve the requests (notebook 07): what each server ran
- * its requests on, and its published req/s where the study gave one. None of these posts says how
- * many cores its machine had, so no published figure can be divided per core: `perCore` says so
- * rather than guess.
+ * its requests on, and its published req/s where the study gave one. Only the Elysia-vs-Encore post
+ * names its machine's CPU, and none says how many cores the server had (the load generator ran
+ * beside it), so no published figure can be divided per core: `perCore` says so rather than guess.
  */
 export interface PublishedThreadingRow {
   study: string;
@@ -17,9 +17,13 @@ export interface PublishedThreadingRow {
   threads: string;
   /** The published req/s, null where the study's figure is not quoted in the workbook's sources. */
   reqPerSec: number | null;
-  /** The cores of the machine it ran on; null: not published. */
+  /** The machine it ran on, as the study gives it. */
+  machine: string;
+  /** The cores the server had; null: not published. */
   cores: number | null;
 }
+
+const ELYSIA_MACHINE = publishedElysiaEncore.machine;
 
 export const publishedThreading: readonly PublishedThreadingRow[] = [
   {
@@ -27,6 +31,7 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     server: "Elysia on Bun",
     threads: "JavaScript on one thread, in one process",
     reqPerSec: bare("Elysia"),
+    machine: ELYSIA_MACHINE,
     cores: null,
   },
   {
@@ -34,6 +39,7 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     server: "Encore.ts",
     threads: "HTTP handled by a multi-threaded Rust runtime; the handlers' JavaScript in Node",
     reqPerSec: bare("Encore.ts"),
+    machine: ELYSIA_MACHINE,
     cores: null,
   },
   {
@@ -41,6 +47,7 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     server: "Perfect",
     threads: "every CPU, from one process",
     reqPerSec: null,
+    machine: "not given in the workbook's sources",
     cores: null,
   },
   {
@@ -48,6 +55,7 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     server: "Zewo",
     threads: "one thread per process: one instance per CPU",
     reqPerSec: null,
+    machine: "not given in the workbook's sources",
     cores: null,
   },
   {
@@ -55,6 +63,7 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     server: "Osgood",
     threads: "JavaScript in V8 isolates inside a Rust server; its req/s rose with the connections",
     reqPerSec: osgood("Osgood 0.2"),
+    machine: "not given",
     cores: null,
   },
   {
@@ -62,6 +71,7 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     server: "Node 12.7",
     threads: "JavaScript on one thread, in one process",
     reqPerSec: osgood("Node 12.7"),
+    machine: "not given",
     cores: null,
   },
 ];
