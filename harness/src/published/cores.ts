@@ -23,7 +23,7 @@ export interface PublishedThreadingRow {
   cores: number | null;
 }
 
-const ELYSIA_MACHINE = publishedElysiaEncore.machine;
+const ELYSIA_MACHINE = publishedElysiaEncore.machine.split(";")[0]; // the machine, without the versions
 
 export const publishedThreading: readonly PublishedThreadingRow[] = [
   {
