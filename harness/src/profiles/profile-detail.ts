@@ -113,6 +113,27 @@ function rectsOf(flame: FlameData, ref: FrameRef, fn: string): FlameData["rects"
   return owners;
 }
 
+type Rect = FlameData["rects"][number];
+
+/**
+ * Each rectangle drawn above (`"callees"`) or below (`"callers"`) a rectangle of `ref`, with that
+ * rectangle of `ref`, the levels between them and the key that merges it with its twins (the same
+ * frame at the same level). Throws, naming `fn`, when the flame graph has no rectangle for `ref`.
+ */
+function relatives(flame: FlameData, ref: FrameRef, fn: string, side: "callees" | "callers") {
+  const out: { owner: Rect; rect: Rect; level: number; key: string }[] = [];
+  for (const owner of rectsOf(flame, ref, fn)) {
+    for (const rect of flame.rects) {
+      const level = side === "callees" ? rect.depth - owner.depth : owner.depth - rect.depth;
+      const inside = rect.x0 >= owner.x0 - EPS && rect.x1 <= owner.x1 + EPS;
+      const around = rect.x0 <= owner.x0 + EPS && rect.x1 >= owner.x1 - EPS;
+      if (level <= 0 || !(side === "callees" ? inside : around)) continue;
+      out.push({ owner, rect, level, key: `${level}|${rect.name}|${rect.file}|${rect.line}` });
+    }
+  }
+  return out;
+}
+
 /**
  * Every frame drawn above `ref` in the flame graph (what it called, to any depth), merged by
  * frame and level, hottest first. Frames below the flame graph's minimum width are left out.
@@ -120,24 +141,11 @@ function rectsOf(flame: FlameData, ref: FrameRef, fn: string): FlameData["rects"
  */
 export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
   const out = new Map<string, CalleeRow>();
-  for (const o of rectsOf(flame, ref, "calleesOf")) {
-    for (const r of flame.rects) {
-      if (r.depth <= o.depth || r.x0 < o.x0 - EPS || r.x1 > o.x1 + EPS) continue;
-      const level = r.depth - o.depth;
-      const key = `${level}|${r.name}|${r.file}|${r.line}`;
-      const row = out.get(key) ?? {
-        name: r.name,
-        file: r.file,
-        line: r.line,
-        category: r.category,
-        level,
-        totalShare: 0,
-        selfShare: 0,
-      };
-      row.totalShare += r.x1 - r.x0;
-      row.selfShare += r.self;
-      out.set(key, row);
-    }
+  for (const { rect: r, level, key } of relatives(flame, ref, "calleesOf", "callees")) {
+    const row = out.get(key) ?? { ...frameFields(r), level, totalShare: 0, selfShare: 0 };
+    row.totalShare += r.x1 - r.x0;
+    row.selfShare += r.self;
+    out.set(key, row);
   }
   return [...out.values()].sort((a, b) => a.level - b.level || b.totalShare - a.totalShare);
 }
@@ -161,22 +169,12 @@ export interface CallerRow {
  */
 export function callersOf(flame: FlameData, ref: FrameRef): CallerRow[] {
   const out = new Map<string, CallerRow>();
-  for (const o of rectsOf(flame, ref, "callersOf")) {
-    for (const r of flame.rects) {
-      if (r.depth >= o.depth || r.x0 > o.x0 + EPS || r.x1 < o.x1 - EPS) continue;
-      const level = o.depth - r.depth;
-      const key = `${level}|${r.name}|${r.file}|${r.line}`;
-      const row = out.get(key) ?? {
-        name: r.name,
-        file: r.file,
-        line: r.line,
-        category: r.category,
-        level,
-        throughShare: 0,
-      };
-      row.throughShare += o.x1 - o.x0;
-      out.set(key, row);
-    }
+  for (const { owner, rect, level, key } of relatives(flame, ref, "callersOf", "callers")) {
+    const row = out.get(key) ?? { ...frameFields(rect), level, throughShare: 0 };
+    row.throughShare += owner.x1 - owner.x0;
+    out.set(key, row);
   }
   return [...out.values()].sort((a, b) => a.level - b.level || b.throughShare - a.throughShare);
 }
+
+const frameFields = (r: Rect) => ({ name: r.name, file: r.file, line: r.line, category: r.category });
