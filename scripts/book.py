@@ -66,6 +66,9 @@ TEMPLATE = """{%- extends 'index.html.j2' -%}
 
 # Added to the lab template's CSS: code wraps instead of being cut off at the cell's edge (the
 # template sets overflow: hidden on the input area), wide outputs scroll, charts fit the page.
+# The note on a page or an index made from a profile other than full.
+PROFILE_CSS = ".wb-profile { background: #fff8e1; border-left: 4px solid #f9a825; padding: .4em .8em; }\n"
+
 PAGE_CSS = """
 main { max-width: 1100px; margin: 0 auto; padding: 0 1em 2em; }
 .jp-InputArea-editor .highlight pre, .jp-InputArea-editor pre {
@@ -95,10 +98,10 @@ main { max-width: 1100px; margin: 0 auto; padding: 0 1em 2em; }
 .wb-run { color: #555; margin: .6em 0 0; line-height: 1.7; }
 .wb-run code { font-size: 13px; color: #222; background: #f4f4f4; padding: 0 .3em; }
 a.wb-report { color: #1565c0; }
-.wb-profile { background: #fff8e1; border-left: 4px solid #f9a825; padding: .4em .8em; margin: .6em 0 0; }
-"""
+.wb-profile { margin: .6em 0 0; }
+""" + PROFILE_CSS
 
-INDEX_CSS = """
+INDEX_CSS = PROFILE_CSS + """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.5; color: #222;
   max-width: 860px; margin: 0 auto; padding: 1.5em 1em 3em; }
 h1 { margin-bottom: .2em; }
@@ -111,7 +114,6 @@ ol.curriculum h2 a:hover { text-decoration: underline; }
 .meta { color: #555; font-size: .9em; }
 .meta code, .machine code { font-size: .95em; background: #f4f4f4; padding: 0 .3em; }
 .missing { color: #8a6d00; }
-.wb-profile { background: #fff8e1; border-left: 4px solid #f9a825; padding: .4em .8em; }
 code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 """
 
