@@ -106,7 +106,10 @@ $(RUNTIMES_DONE): runtimes/package.json runtimes/package-lock.json
 lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
-test: setup runtimes
+# The set-up's downloads (the venv, npm ci, the runtimes) run side by side: on a clean clone they wait
+# on the network more than on the CPU. Each target's output is printed whole when it ends.
+test:
+	$(MAKE) --no-print-directory -j3 --output-sync=target setup runtimes
 	$(MAKE) --no-print-directory lint test-unit test-notebooks test-exercises
 
 # Biome (biome.json): formatting, lint rules, import cycles. `make format` applies its fixes.
@@ -117,8 +120,10 @@ lint:
 format:
 	$(NODE) $(BIOME) check --write
 
+# Two test files at a time: node:test's default on a 2-core machine is one, and most of the suite's
+# time is spent waiting for the apps it starts (83 s one at a time, 48 s two at a time, measured).
 test-unit:
-	$(NODE) --test --test-reporter=spec tests/unit/
+	$(NODE) --test --test-concurrency=2 --test-reporter=spec tests/unit/
 
 # End to end against live servers, where a test times or classifies them (slow; CI runs it after
 # make test): the harness (tests/integration/), the exercise notebooks both ways and a class's grading.
