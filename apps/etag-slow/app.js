@@ -1,22 +1,12 @@
 'use strict'
-// The seed server without its etagger: one route, GET /seed/v1, answering
-//   {"data": <10,000 hex chars, fresh per request>, "url": <req.url>, "ts": <minute timestamp>}
-// etag-slow, etag-fixed and etag-warning all build their server here and differ only in
-// the util.js (the etagger) they pass in.
-const crypto = require('node:crypto')
+// The article's index.js, rebuilt for restify 12: one route, GET /seed/v1, answering
+//   {"data": <the content: 10,000 hex characters, the same in every answer>, "url": <req.url>, "ts": <timestamp()>}
+// etag-slow, etag-fixed, etag-warning and etag-empty-listener all build their server here and
+// differ only in the util.js they pass in (the factory of ./util.js).
 const restify = require('restify')
 
-const ONE_MINUTE = 60000
-
-function timestamp() {
-  return Math.floor(Date.now() / ONE_MINUTE) * ONE_MINUTE
-}
-
-function fetchContent() {
-  return crypto.randomBytes(5000).toString('hex')
-}
-
-function createServer(name, { etagger }) {
+function createServer(name, util) {
+  const { etagger, timestamp, fetchContent } = util()
   const server = restify.createServer({
     name,
     // restify logs with pino, to stdout by default; the app contract keeps stdout for the
@@ -26,12 +16,15 @@ function createServer(name, { etagger }) {
 
   server.use(etagger().bind(server))
 
-  server.get('/seed/v1', function seed(req, res, next) {
-    res.send({ data: fetchContent(), url: req.url, ts: timestamp() })
-    next()
+  server.get('/seed/v1', (req, res, next) => {
+    fetchContent(req.url, (err, content) => {
+      if (err) return next(err)
+      res.send({ data: content, url: req.url, ts: timestamp() })
+      next()
+    })
   })
 
   return server
 }
 
-module.exports = { createServer, timestamp, fetchContent }
+module.exports = { createServer }

@@ -33,7 +33,7 @@ export { roundRatios } from "./load/rounds";
 export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
-export { calleesOf, callersOf, fileShare, selfTicksByLine } from "./profiles/profile-detail";
+export { calleesOf, callersOf, fileShare, frameSource, selfTicksByLine } from "./profiles/profile-detail";
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
 export {
   blockShareText,

@@ -344,3 +344,64 @@ test('callersOf lists what called a frame, level by level, with the share that r
   t.assert.deepStrictEqual(hi.callersOf(flame, { name: 'etaggerMiddleware' }), [])
   t.assert.throws(() => hi.callersOf(flame, { name: 'seed' }), /callersOf.*no frame named "seed"/)
 })
+
+test('a frame reference with a line tells two anonymous functions of one file apart', (t) => {
+  const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
+  const util = require('node:path').join(hi.appsDir, 'etag-slow', 'util.js')
+  const flame = cpuFlame({
+    nodes: [
+      { id: 1, callFrame: frame('(root)', '', -1), children: [2, 4] },
+      { id: 2, callFrame: frame('', util, 32), children: [3] }, // the listener, on line 33
+      { id: 3, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
+      { id: 4, callFrame: frame('', util, 43), children: [5] }, // the middleware, on line 44
+      { id: 5, callFrame: frame('digest', 'node:internal/crypto/hash', 201), children: [] },
+    ],
+    startTime: 0,
+    endTime: 6000,
+    samples: [2, 3, 3, 3, 4, 5],
+    timeDeltas: new Array(6).fill(1000),
+  })
+  const ref = (line) => ({ name: '(anonymous)', file: 'etag-slow/util.js', line })
+  t.assert.deepStrictEqual(
+    hi.calleesOf(flame, ref(33)).map((c) => c.name),
+    ['update'],
+  )
+  t.assert.deepStrictEqual(
+    hi.calleesOf(flame, ref(44)).map((c) => c.name),
+    ['digest'],
+  )
+  t.assert.deepStrictEqual(
+    hi
+      .calleesOf(flame, { name: '(anonymous)', file: 'etag-slow/util.js' })
+      .map((c) => c.name)
+      .sort(),
+    ['digest', 'update'],
+  )
+  t.assert.throws(
+    () => hi.calleesOf(flame, ref(50)),
+    /no frame named "\(anonymous\)" in a file ending "etag-slow\/util.js", starting on line 50/,
+  )
+})
+
+test("frameSource reads the line an app frame starts on, and gives null for Node's own frames", (t) => {
+  const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
+  const util = require('node:path').join(hi.appsDir, 'etag-slow', 'util.js')
+  const lines = require('node:fs').readFileSync(util, 'utf8').split('\n')
+  const at = lines.findIndex((l) => l.includes("server.on('after'")) + 1
+  const flame = cpuFlame({
+    nodes: [
+      { id: 1, callFrame: frame('(root)', '', -1), children: [2] },
+      { id: 2, callFrame: frame('', util, at - 1), children: [3] },
+      { id: 3, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
+    ],
+    startTime: 0,
+    endTime: 3000,
+    samples: [2, 3, 3],
+    timeDeltas: [1000, 1000, 1000],
+  })
+  const hot = flame.hottestUser
+  t.assert.strictEqual(hot.name, '(anonymous)')
+  t.assert.strictEqual(hi.frameSource(hot), "server.on('after', (req, res) => {")
+  const update = flame.hot.find((h) => h.name === 'update')
+  t.assert.strictEqual(hi.frameSource(update), null)
+})

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FlameData, Frame, HotFrame } from "../charts/flame-chart";
 import { badOption } from "../core/errors";
+import { repoRoot } from "../core/paths";
 import { frameOf, type V8CpuProfile } from "./flame";
 
 /**
@@ -16,6 +17,11 @@ export interface FrameRef {
   name: string;
   /** OPTIONAL: the file must end with this, e.g. "etag-slow/util.js". Default: any file. */
   file?: string;
+  /**
+   * OPTIONAL: the line the function starts on (1-based, as `HotFrame.line`). Anonymous functions all
+   * share the name "(anonymous)": the line tells two of them in one file apart. Default: any line.
+   */
+  line?: number;
 }
 
 export interface LineTicks {
@@ -28,8 +34,15 @@ export interface LineTicks {
   text: string | null;
 }
 
+/** "named X in a file ending Y, starting on line N", for the errors. */
+const refText = (ref: FrameRef) =>
+  `named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""}` +
+  (ref.line === undefined ? "" : `, starting on line ${ref.line}`);
+
 const matches = (f: Frame, ref: FrameRef) =>
-  f.name === ref.name && (ref.file === undefined || f.file.endsWith(ref.file));
+  f.name === ref.name &&
+  (ref.file === undefined || f.file.endsWith(ref.file)) &&
+  (ref.line === undefined || f.line === ref.line);
 
 /** The frame's self samples by source line (V8's positionTicks), most samples first. Throws when no frame matches. */
 export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples: number; lines: LineTicks[] } {
@@ -40,11 +53,7 @@ export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples
     url ??= node.callFrame.url;
     for (const t of node.positionTicks ?? []) byLine.set(t.line, (byLine.get(t.line) ?? 0) + t.ticks);
   }
-  if (url === null)
-    throw badOption(
-      "selfTicksByLine",
-      `no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in a file ending ${JSON.stringify(ref.file)}` : ""} in this profile`,
-    );
+  if (url === null) throw badOption("selfTicksByLine", `no frame ${refText(ref)} in this profile`);
   const source = sourceLines(url);
   const samples = [...byLine.values()].reduce((a, b) => a + b, 0);
   const lines = [...byLine.entries()]
@@ -67,6 +76,16 @@ export function sourceLines(url: string): string[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The source text (trimmed) of the line a frame of the app or a dependency starts on: for an
+ * anonymous function, the only name a profile gives it. Null for node: and native frames, or when
+ * the file cannot be read.
+ */
+export function frameSource(frame: Frame): string | null {
+  if (frame.category !== "user" && frame.category !== "dependency") return null;
+  return sourceLines(path.resolve(repoRoot, frame.file))?.[frame.line - 1]?.trim() ?? null;
 }
 
 export interface FileShare {
@@ -105,11 +124,7 @@ const EPS = 1e-12;
 /** The flame graph's rectangles for `ref`; throws, naming the caller `fn`, when there is none. */
 function rectsOf(flame: FlameData, ref: FrameRef, fn: string): FlameData["rects"] {
   const owners = flame.rects.filter((r) => matches(r, ref));
-  if (owners.length === 0)
-    throw badOption(
-      fn,
-      `the flame graph has no frame named ${JSON.stringify(ref.name)}${ref.file ? ` in ${ref.file}` : ""}`,
-    );
+  if (owners.length === 0) throw badOption(fn, `the flame graph has no frame ${refText(ref)}`);
   return owners;
 }
 
