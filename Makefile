@@ -34,7 +34,7 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-notebooks test-exercises exercises grade bench-harness spreads execute clean distclean
+.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-notebooks test-notebooks-static test-notebooks-executed test-exercises exercises grade bench-harness spreads execute clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
@@ -107,10 +107,14 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # The set-up's downloads (the venv, npm ci, the runtimes) run side by side: on a clean clone they wait
-# on the network more than on the CPU. Each target's output is printed whole when it ends.
+# on the network more than on the CPU. Then the tests that load nothing run side by side too (lint, the
+# unit tests, the exercises' bookkeeping, the notebook tests that execute no workbook notebook), and
+# last, alone on the machine, the notebooks, whose loads must not share it. Each target's output is
+# printed whole when it ends.
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target setup runtimes
-	$(MAKE) --no-print-directory lint test-unit test-notebooks test-exercises
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint test-unit test-exercises test-notebooks-static
+	$(MAKE) --no-print-directory test-notebooks-executed
 
 # Biome (biome.json): formatting, lint rules, import cycles. `make format` applies its fixes.
 BIOME := node_modules/@biomejs/biome/bin/biome
@@ -131,8 +135,17 @@ test-integration: setup
 	$(NODE) --test --test-reporter=spec tests/integration/
 	$(PY) -m pytest -v --durations=8 -m integration tests/exercises
 
-test-notebooks:
-	$(PY) -m pytest -v --durations=8 tests/notebooks
+test-notebooks: test-notebooks-static test-notebooks-executed
+
+# The notebook tests that start nothing that could outlive them (cell shapes, committed copies, set-up
+# files, the book), then, alone on the machine, the runner's own tests (which check that no process or
+# port outlives a notebook) and the eight notebooks executed, one after the other.
+NOTEBOOK_RUNS := tests/notebooks/test_runner.py tests/notebooks/test_notebooks.py
+test-notebooks-static:
+	$(PY) -m pytest -v --durations=8 tests/notebooks $(addprefix --ignore=,$(NOTEBOOK_RUNS))
+
+test-notebooks-executed:
+	$(PY) -m pytest -v --durations=8 $(NOTEBOOK_RUNS)
 
 # Exercises: regenerated from solutions/ and compared, the grader's bookkeeping, reset (tests/exercises/;
 # each check run both ways, the notebooks end to end and a whole class's grading: make test-integration).

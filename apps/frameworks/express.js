@@ -5,7 +5,7 @@
 const http = require('node:http')
 const express = require('express')
 const { serveHttp } = require('../lib/contract')
-const { HELLO_TEXT, helloObject, blogPost, validationEnabled } = require('./lib/payloads')
+const { HELLO_TEXT, helloObject, blogPost, randomNumber, validationEnabled } = require('./lib/payloads')
 const { ajvBody } = require('./lib/body-validators')
 
 const validate = validationEnabled()
@@ -24,6 +24,10 @@ app.get('/json', (req, res) => {
 })
 app.get('/blog', (req, res) => {
   res.json(blogPost())
+})
+// the 2016 Swift-vs-Node study's /json
+app.get('/random', (req, res) => {
+  res.json(randomNumber())
 })
 
 app.post('/validate', express.json(), (req, res) => {

@@ -4,7 +4,7 @@
 // server would do it; there is no router.
 const http = require('node:http')
 const { serveHttp } = require('../lib/contract')
-const { HELLO_TEXT, helloObject, blogPost } = require('./lib/payloads')
+const { HELLO_TEXT, helloObject, blogPost, randomNumber } = require('./lib/payloads')
 
 function sendJson(res, value) {
   const body = JSON.stringify(value)
@@ -29,6 +29,9 @@ const server = http.createServer((req, res) => {
         return
       case '/blog':
         sendJson(res, blogPost())
+        return
+      case '/random': // the 2016 Swift-vs-Node study's /json
+        sendJson(res, randomNumber())
         return
     }
   }

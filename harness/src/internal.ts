@@ -5,6 +5,8 @@
  * harness/README.md ("The internal entry"); tests/unit/architecture.test.js keeps both true.
  */
 
+export type { CompiledApp } from "./apps/compile";
+export { withBunCompiled } from "./apps/compile";
 // apps/: starting, watching and stopping servers; the framework registry
 export { validateChecks } from "./apps/conformance";
 export { frameworks, payloadSizes, validateRequestBody } from "./apps/frameworks";
@@ -60,3 +62,4 @@ export {
 } from "./published/frameworks";
 export { littlesLaw } from "./published/little";
 export { publishedOsgood } from "./published/osgood";
+export { publishedSwiftNode } from "./published/swift-node";

@@ -197,3 +197,21 @@ test('frameworkVersion reads node_modules, and says which file when it cannot', 
   )
   t.assert.throws(() => h.frameworkByName('nope'), /no framework named "nope"; known: node-http, fastify/)
 })
+
+test("GET /random, the Swift-vs-Node study's /json, answers a whole number from 0 to 1000 in node-http and express", async (t) => {
+  const seen = new Set()
+  for (let i = 0; i < 2000; i++) {
+    const { number } = payloads.randomNumber()
+    t.assert.ok(Number.isInteger(number) && number >= 0 && number <= 1000, String(number))
+    seen.add(number)
+  }
+  t.assert.ok(seen.size > 500, `${seen.size} distinct numbers in 2,000`)
+  for (const name of ['node-http', 'express']) {
+    await h.withApp(`frameworks/${name}`, async (app) => {
+      const res = await fetch(`${app.url}/random`)
+      t.assert.strictEqual(res.status, 200, name)
+      t.assert.match(res.headers.get('content-type'), /^application\/json/, name)
+      t.assert.deepStrictEqual(Object.keys(await res.json()), ['number'], name)
+    })
+  }
+})

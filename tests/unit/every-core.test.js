@@ -200,3 +200,30 @@ test("publishedThreading: no study published its cores, so perCore divides only 
   t.assert.strictEqual(perCore(40_000, 0), null)
   t.assert.strictEqual(perCore(null, 4), null)
 })
+
+test("publishedSwiftNode: the study's routes map to the workbook's, every Swift server says why it cannot run here", (t) => {
+  const study = require('@workbook/harness/internal').publishedSwiftNode
+  t.assert.deepStrictEqual(
+    study.routes.map((r) => r.path),
+    ['/blog', '/json'],
+  )
+  t.assert.match(study.routes[1].here, /GET \/random/)
+  t.assert.deepStrictEqual(
+    study.loads.map((l) => l.connections),
+    [10, 100],
+  )
+  const swift = study.servers.filter((s) => s.language === 'Swift')
+  t.assert.deepStrictEqual(
+    swift.map((s) => s.server),
+    ['Perfect', 'Vapor', 'Kitura', 'Zewo'],
+  )
+  for (const s of swift) {
+    t.assert.strictEqual(s.runsHere, false, s.server)
+    t.assert.match(s.note, /no Swift toolchain here/, s.server)
+  }
+  for (const name of ['Perfect', 'Zewo']) {
+    const row = publishedThreading.find((r) => r.server === name)
+    t.assert.strictEqual(row.threads, swift.find((s) => s.server === name).threads)
+    t.assert.match(row.study, /wrk -t4 -c10, wrk -t8 -c100/)
+  }
+})

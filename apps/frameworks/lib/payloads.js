@@ -6,6 +6,8 @@
 //   GET  /json      application/json   {"hello":"world"}
 //   GET  /blog      application/json   a fake blog post with five image names picked at random
 //                                      per request (the route of the 2016 Swift-vs-Node study)
+//   GET  /random    application/json   {"number":<0-1000, at random>} (node-http.js and express.js
+//                                      only: the study's /json route)
 //   POST /validate  application/json   {"ok":true}  (fastify.js, express.js and elysia.js only: an
 //                                      order checked against schemas.validateBody; see VALIDATE)
 //   anything else   404
@@ -47,6 +49,11 @@ function pickImages(count = IMAGES_PER_POST) {
 
 function blogPost() {
   return { title: BLOG_TITLE, author: BLOG_AUTHOR, body: BLOG_BODY, images: pickImages() }
+}
+
+// The 2016 Swift-vs-Node study's /json: a random whole number from 0 to 1000.
+function randomNumber() {
+  return { number: Math.floor(Math.random() * 1001) }
 }
 
 // JSON schemas: response schemas for fastify.js, the request body schema for POST /validate
@@ -179,6 +186,7 @@ module.exports = {
   helloObject,
   pickImages,
   blogPost,
+  randomNumber,
   schemas,
   SAMPLE_VALID_BODY,
   SAMPLE_INVALID_BODY,

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { AppStartError } from "../core/errors";
+import { AppStartError, badOption } from "../core/errors";
 import { loopbackUrl } from "../core/loopback";
 import { assertUniqueKeys } from "../core/order";
 import { repoRoot } from "../core/paths";
@@ -25,6 +25,12 @@ export interface StartOptions {
   wrap?: string[];
   /** The runtime binary. Default: the Node running the harness (the pinned Node 26). */
   runtime?: string;
+  /**
+   * The entry is a program in itself (a `bun build --compile` executable, see withBunCompiled): it
+   * runs with no runtime in front of it, and no probe is preloaded (as on Bun). `runtime` and
+   * `nodeArgs` must then be absent. Default false.
+   */
+  standalone?: boolean;
   /** Milliseconds to wait for the app to listen. Default 10000. */
   startTimeoutMs?: number;
   /** A path that must answer < 400 once listening; false to skip. Default: the registry's (none for your own file). */
@@ -86,6 +92,9 @@ function assertExecutable(runtime: string, name: string): void {
   }
 }
 
+/** The entry as a shell word: a standalone program in the working folder needs "./" to run. */
+const entryWord = (rel: string, standalone: boolean) => (standalone && !rel.includes(path.sep) ? `./${rel}` : rel);
+
 const isNode = (runtime: string) => !/bun(\.exe)?$/.test(path.basename(runtime));
 
 /**
@@ -97,14 +106,22 @@ const isNode = (runtime: string) => !/bun(\.exe)?$/.test(path.basename(runtime))
  */
 export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<AppHandle> {
   const app = resolveApp(ref);
-  const runtime = opts.runtime ?? process.execPath;
+  if (opts.standalone && (opts.runtime !== undefined || opts.nodeArgs?.length))
+    throw badOption(
+      "startApp",
+      `app "${app.name}" is standalone (a program in itself): it takes no runtime and no runtime flags`,
+    );
+  const runtime = opts.standalone ? app.entryPath : (opts.runtime ?? process.execPath);
   assertExecutable(runtime, app.name);
-  const node = isNode(runtime);
+  const node = !opts.standalone && isNode(runtime);
+  // A standalone program is its own runtime: nothing goes in front of it, nor is it given its own path.
+  const program = opts.standalone ? [app.entryPath] : [runtime];
+  const entryArg = opts.standalone ? [] : [app.entryPath];
   const opened = node ? openChannel(app.entryPath, opts.sampleMs ?? 0) : null;
   const preload = node ? ["--require", PROBE_FILE] : [];
   const pinned = (opts.pin ?? true) && pinning().enabled;
   const wrap = [...serverWrap(pinned), ...(opts.wrap ?? [])];
-  const argv = [...wrap, runtime, ...preload, ...(opts.nodeArgs ?? []), app.entryPath, ...(opts.args ?? [])];
+  const argv = [...wrap, ...program, ...preload, ...(opts.nodeArgs ?? []), ...entryArg, ...(opts.args ?? [])];
   const cwd = opts.cwd ?? (app.registered ? repoRoot : path.dirname(app.entryPath));
   // The port it listened on goes first: the load commands printed beside a result name that port.
   // An app that runs from its own folder gets a `cd` there, in a subshell: the line still runs from
@@ -113,9 +130,9 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
     const line = shellLine(
       [
         ...wrap,
-        runtime === process.execPath ? "node" : runtime,
+        ...(opts.standalone ? [] : [runtime === process.execPath ? "node" : runtime]),
         ...(opts.nodeArgs ?? []),
-        path.relative(cwd, app.entryPath) || app.entryPath,
+        entryWord(path.relative(cwd, app.entryPath) || app.entryPath, opts.standalone === true),
         ...(opts.args ?? []),
       ],
       { ...opts.env, ...(port ? { PORT: String(port) } : {}) },

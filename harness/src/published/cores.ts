@@ -1,8 +1,10 @@
 import { publishedElysiaEncore } from "./frameworks";
 import { publishedOsgood } from "./osgood";
+import { publishedSwiftNode } from "./swift-node";
 
 const osgood = (label: string) => publishedOsgood.rows.find((r) => r.label === label)!.reqPerSec;
 const bare = (label: string) => publishedElysiaEncore.rows.find((r) => r.label === label)!.bare;
+const swift = (name: string) => publishedSwiftNode.servers.find((r) => r.server === name)!.threads!;
 
 /**
  * The studies that turn on how many threads serve the requests (notebook 07): what each server ran
@@ -42,22 +44,14 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     machine: ELYSIA_MACHINE,
     cores: null,
   },
-  {
-    study: "Server-side Swift vs Node 2016 (wrk -t4 -c10, -t8 -c100)",
-    server: "Perfect",
-    threads: "every CPU, from one process",
+  ...["Perfect", "Zewo"].map((name) => ({
+    study: `${publishedSwiftNode.title} (${publishedSwiftNode.loads.map((l) => l.command).join(", ")})`,
+    server: name,
+    threads: swift(name),
     reqPerSec: null,
     machine: "not given in the workbook's sources",
     cores: null,
-  },
-  {
-    study: "Server-side Swift vs Node 2016 (wrk -t4 -c10, -t8 -c100)",
-    server: "Zewo",
-    threads: "one thread per process: one instance per CPU",
-    reqPerSec: null,
-    machine: "not given in the workbook's sources",
-    cores: null,
-  },
+  })),
   {
     study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
     server: "Osgood",

@@ -1,0 +1,59 @@
+'use strict'
+// bun build --compile and standalone apps. The compiling test needs Bun (`make runtimes`); without it,
+// it checks the error that says so.
+const { test } = require('node:test')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const hi = require('@workbook/harness/internal')
+const { startApp } = require('./helpers').internal('apps/start')
+
+const compiledFolders = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('workbook-compiled-'))
+
+test('a standalone app takes no runtime and no runtime flags', async (t) => {
+  const entry = path.join(hi.appsDir, 'hello-http', 'server.js')
+  for (const opts of [{ runtime: process.execPath }, { nodeArgs: ['--cpu-prof'] }]) {
+    await t.assert.rejects(
+      startApp({ name: 'x', entry }, { standalone: true, ...opts }),
+      /startApp: app "x" is standalone \(a program in itself\): it takes no runtime and no runtime flags/,
+    )
+  }
+})
+
+test('withBunCompiled builds one executable, runs it standalone, and leaves no folder behind', async (t) => {
+  const bun = hi.runtimes().find((r) => r.name === 'bun')
+  const entry = path.join(hi.appsDir, 'frameworks', 'node-http.js')
+  const before = compiledFolders()
+  if (!bun.present) {
+    await t.assert.rejects(
+      hi.withBunCompiled(entry, async () => null),
+      /Bun is needed to compile an app: .*make runtimes/,
+    )
+    return
+  }
+  const got = await hi.withBunCompiled(entry, async (c) => {
+    t.assert.ok(fs.existsSync(c.binary), c.binary)
+    t.assert.match(c.command, /bun build --compile apps\/frameworks\/node-http\.js --outfile /)
+    t.assert.ok(c.megabytes > 10, `${c.megabytes} MB`)
+    const app = await startApp({ name: 'node-http (compiled)', entry: c.binary, probe: '/json' }, { standalone: true })
+    try {
+      t.assert.ok(!app.command.includes('node-http.js'), app.command)
+      t.assert.match(app.command, / \.\/node-http\)$/, app.command) // run from its folder, as typed
+      return await (await fetch(`${app.url}/json`)).json()
+    } finally {
+      await app.stop()
+    }
+  })
+  t.assert.deepStrictEqual(got, { hello: 'world' })
+  await t.assert.rejects(
+    hi.withBunCompiled(entry, async () => {
+      throw new Error('the callback failed')
+    }),
+    /the callback failed/,
+  )
+  t.assert.deepStrictEqual(compiledFolders(), before)
+  await t.assert.rejects(
+    hi.withBunCompiled(path.join(hi.appsDir, 'no-such.js'), async () => null),
+    /no such file/,
+  )
+})
