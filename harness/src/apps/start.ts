@@ -114,14 +114,13 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
   const runtime = opts.standalone ? app.entryPath : (opts.runtime ?? process.execPath);
   assertExecutable(runtime, app.name);
   const node = !opts.standalone && isNode(runtime);
-  // A standalone program is its own runtime: nothing goes in front of it, nor is it given its own path.
-  const program = opts.standalone ? [app.entryPath] : [runtime];
+  // A standalone program is its own runtime: it is not given its own path.
   const entryArg = opts.standalone ? [] : [app.entryPath];
   const opened = node ? openChannel(app.entryPath, opts.sampleMs ?? 0) : null;
   const preload = node ? ["--require", PROBE_FILE] : [];
   const pinned = (opts.pin ?? true) && pinning().enabled;
   const wrap = [...serverWrap(pinned), ...(opts.wrap ?? [])];
-  const argv = [...wrap, ...program, ...preload, ...(opts.nodeArgs ?? []), ...entryArg, ...(opts.args ?? [])];
+  const argv = [...wrap, runtime, ...preload, ...(opts.nodeArgs ?? []), ...entryArg, ...(opts.args ?? [])];
   const cwd = opts.cwd ?? (app.registered ? repoRoot : path.dirname(app.entryPath));
   // The port it listened on goes first: the load commands printed beside a result name that port.
   // An app that runs from its own folder gets a `cd` there, in a subshell: the line still runs from
