@@ -106,17 +106,30 @@ const server = restify.createServer({
 const { etaggerMiddleware, remember } = etagger()
 server.use(etaggerMiddleware)
 
+// Per url, the body changes only when the minute does: build it once a minute, as bytes, and send
+// those (at most 1,000 urls kept: a flood of distinct query strings must not grow memory).
+const bodies = new Map() // url -> { ts, etag, body }
+
+function bodyFor (url, data, ts) {
+  const known = bodies.get(url)
+  if (known !== undefined && known.ts === ts) return known
+  // The content's first 32 hex digits (128 random bits) and the minute make the etag. The hex needs
+  // no JSON escaping: only the url goes through JSON.stringify.
+  const made = {
+    ts,
+    etag: `"${data.slice(0, 32)}-${ts.toString(36)}"`,
+    body: Buffer.from(`{"data":"${data}","url":${JSON.stringify(url)},"ts":${ts}}`)
+  }
+  if (known !== undefined || bodies.size < 1000) bodies.set(url, made)
+  return made
+}
+
 server.get('/seed/v1', function seed (req, res, next) {
   fetchContent(req.url, (err, data) => {
     if (err) return next(err)
-    const ts = timestamp()
-    // Per url, only the content and the minute can change the body: its first 32 hex digits
-    // (128 random bits) and the minute make the etag. The hex needs no JSON escaping: only the
-    // url goes through JSON.stringify.
-    const etag = `"${data.slice(0, 32)}-${ts.toString(36)}"`
-    const body = `{"data":"${data}","url":${JSON.stringify(req.url)},"ts":${ts}}`
+    const { etag, body } = bodyFor(req.url, data, timestamp())
     remember(req.url, etag)
-    res.sendRaw(200, body, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Etag: etag })
+    res.sendRaw(200, body, { 'Content-Type': 'application/json', 'Content-Length': body.length, Etag: etag })
     next()
   })
 })
