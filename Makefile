@@ -137,12 +137,13 @@ test-integration: setup
 
 test-notebooks: test-notebooks-static test-notebooks-executed
 
-# The notebook tests that start nothing that could outlive them (cell shapes, committed copies, set-up
-# files, the book), then, alone on the machine, the runner's own tests (which check that no process or
-# port outlives a notebook) and the eight notebooks executed, one after the other.
-NOTEBOOK_RUNS := tests/notebooks/test_runner.py tests/notebooks/test_notebooks.py
+# The notebook tests that load nothing (cell shapes, committed copies, set-up files, the book, and the
+# runner's own tests, which prove that no process or port outlives a notebook: they tell their own
+# processes by a marker, so the tests running beside them do not disturb them), then, alone on the
+# machine, the eight notebooks executed one after the other.
+NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py
 test-notebooks-static:
-	$(PY) -m pytest -v --durations=8 tests/notebooks $(addprefix --ignore=,$(NOTEBOOK_RUNS))
+	$(PY) -m pytest -v --durations=8 tests/notebooks --ignore=$(NOTEBOOK_RUNS)
 
 test-notebooks-executed:
 	$(PY) -m pytest -v --durations=8 $(NOTEBOOK_RUNS)

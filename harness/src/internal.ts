@@ -44,6 +44,7 @@ export {
   doctorText,
   inFlightText,
   openConnectionsText,
+  routeGapText,
   scheduleText,
   slowdownText,
 } from "./prose/findings";

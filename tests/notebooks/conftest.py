@@ -85,8 +85,11 @@ class Run:
         # (on a developer's machine other servers come and go; in CI nothing else runs).
         new = {port: inode for port, inode in listening_ports().items() if port not in self.ports_before}
         owners = socket_owners(set(new.values()))
-        ours = sorted(port for port, inode in new.items()
-                      if inode not in owners or self.marker_of(owners[inode]))
+        # Looked at again after the owners: a port another process (a unit test running beside this
+        # one) closed between the two reads has no owner left, and is not ours either.
+        still = listening_ports()
+        ours = sorted(port for port, inode in new.items() if still.get(port) == inode
+                      and (inode not in owners or self.marker_of(owners[inode])))
         assert not ours, f"ports still listening after the notebook: {ours}"
 
     def marker_of(self, pid: int) -> bool:

@@ -7,8 +7,17 @@ const { internal } = require('./helpers')
 const { spreadText, ratioText, readingText, advantageText, saturationText, durationText, commandText, toolText } =
   internal('prose/describe')
 const { predict, reveal, revealText } = internal('prose/predict')
-const { slowdownText, slowdownCount, doctorText, ceilingText, countText, blockShareText, scheduleText, retainerText } =
-  internal('prose/findings')
+const {
+  slowdownText,
+  slowdownCount,
+  doctorText,
+  ceilingText,
+  countText,
+  blockShareText,
+  scheduleText,
+  retainerText,
+  routeGapText,
+} = internal('prose/findings')
 const { checklist } = internal('prose/checks')
 const { eta, etaSeconds } = internal('prose/eta')
 const { runRows, loadRow } = internal('prose/tables')
@@ -516,4 +525,19 @@ test('toolText names each file a profile wrote, with what opens it, then the com
   t.assert.match(snaps, /^The file it wrote:\n\n\* `\/elsewhere\/a\.heapsnapshot`: open it in Chrome DevTools .*Memory/)
   t.assert.doesNotMatch(snaps, /meanwhile/)
   t.assert.doesNotMatch(toolText({ command: 'make diagnose APP=x' }), /wrote/)
+})
+
+test('routeGapText: the gap on each route, and whether the costliest route narrowed it, widened it or kept it', (t) => {
+  const rows = (blogB) => [
+    { route: '/hello', a: 10, b: 20 },
+    { route: '/blog', a: 40, b: blogB },
+  ]
+  const narrowed = routeGapText('node:http', 'Express', rows(60))
+  t.assert.strictEqual(
+    narrowed,
+    "Express used 2.00x on `/hello`, 1.50x on `/blog` of node:http's CPU time per request: the extra work of `/blog` narrowed the gap.",
+  )
+  t.assert.match(routeGapText('node:http', 'Express', rows(100)), /2\.50x on `\/blog`.*widened the gap/)
+  t.assert.match(routeGapText('node:http', 'Express', rows(84)), /stayed about the same from `\/hello` to `\/blog`/)
+  t.assert.throws(() => routeGapText('a', 'b', rows(1).slice(0, 1)), /two routes or more/)
 })

@@ -9,11 +9,15 @@ type TslabJupyter = any;
 
 let cached: TslabJupyter | null | undefined;
 
-/** tslab's jupyter module, or null outside a tslab kernel. */
+/**
+ * tslab's jupyter module, or null outside a tslab kernel. A kernel has loaded it already; it is only
+ * looked up here, never loaded: loading it outside a kernel would load tslab's TypeScript (0.3 s) for
+ * nothing (its writer is unset there anyway).
+ */
 export function tslabJupyter(): TslabJupyter | null {
   if (cached !== undefined) return cached;
   try {
-    cached = require("tslab/dist/jupyter");
+    cached = require.cache[require.resolve("tslab/dist/jupyter")]?.exports ?? null;
   } catch {
     cached = null;
   }

@@ -144,7 +144,9 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         ? { [opts.stampHeader]: `t=${(performance.timeOrigin + dueAt).toFixed(3)}` }
         : undefined;
       const send = (retry: boolean) => {
-        const req = http.request(url, { method, agent, timeout: timeoutMs, headers }, (res) => {
+        // A retry goes on a connection of its own (agent: false): the shared agent could hand it another
+        // reused connection, which the same race may have closed.
+        const req = http.request(url, { method, agent: retry ? false : agent, timeout: timeoutMs, headers }, (res) => {
           res.resume();
           res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
           res.on("error", (err) => {

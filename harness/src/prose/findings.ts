@@ -1,4 +1,4 @@
-import { fmt, pct, plural } from "../core/format";
+import { fmt, pct, plural, times } from "../core/format";
 import { cpuList, type Pinning, sharedCpus } from "../core/pinning";
 import type { Spread } from "../core/stats";
 import type { FreshLoadResult } from "../load/fresh";
@@ -177,4 +177,29 @@ export function coresPlanText(p: Pinning, levels: readonly number[]): string {
       ? ` Up to ${plural(server.length, "worker")} each has a core${shared.length ? " (one the generator also uses)" : " of its own"}, so req/s should climb with the workers${shared.length ? ", less than the cores alone would give" : ""}; ${more.join(" and ")} workers share the cores (more workers than cores).`
       : ` With one server core there is no curve to draw: ${levels.filter((n) => n > 1).join(" and ")} workers take turns on that core, which is the lesson "more workers than cores". On a machine with four cores or more, set WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS (for example 1-3 and 0) to see the curve.`;
   return `${where}.${contended}${curve}`;
+}
+
+/** One route's CPU time per request for two servers (µs): `a` the one compared against. */
+export interface RouteCost {
+  route: string;
+  a: number;
+  b: number;
+}
+
+/**
+ * Whether more work per request narrowed the gap between two servers: b's CPU time per request over
+ * a's on each route, in the order given (cheapest route first), and what the last route did to the
+ * first route's gap (a change under 10 % is "about the same").
+ */
+export function routeGapText(a: string, b: string, rows: readonly RouteCost[]): string {
+  if (rows.length < 2) throw new Error("routeGapText needs two routes or more, the cheapest first");
+  const gaps = rows.map((r) => ({ route: r.route, gap: r.b / r.a }));
+  const each = gaps.map((g) => `${times(g.gap)} on \`${g.route}\``);
+  const first = gaps[0];
+  const last = gaps[gaps.length - 1];
+  const change = last.gap / first.gap;
+  let verdict = `the gap stayed about the same from \`${first.route}\` to \`${last.route}\``;
+  if (change < 0.9) verdict = `the extra work of \`${last.route}\` narrowed the gap`;
+  if (change > 1.1) verdict = `the extra work of \`${last.route}\` widened the gap`;
+  return `${b} used ${each.join(", ")} of ${a}'s CPU time per request: ${verdict}.`;
 }
