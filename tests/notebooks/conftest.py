@@ -82,7 +82,8 @@ class Run:
             time.sleep(0.1)
         assert not left, f"processes outlived the notebook: {left}"
         # A port opened since the run began is ours unless a process outside this run holds it
-        # (on a developer's machine other servers come and go; in CI nothing else runs).
+        # (on a developer's machine other servers come and go; in make test the unit tests run beside
+        # the runner's own tests).
         new = {port: inode for port, inode in listening_ports().items() if port not in self.ports_before}
         owners = socket_owners(set(new.values()))
         # Looked at again after the owners: a port another process (a unit test running beside this

@@ -1,3 +1,4 @@
+import { badOption } from "../core/errors";
 import { fmt, pct, plural, times } from "../core/format";
 import { cpuList, type Pinning, sharedCpus } from "../core/pinning";
 import type { Spread } from "../core/stats";
@@ -192,7 +193,8 @@ export interface RouteCost {
  * first route's gap (a change under 10 % is "about the same").
  */
 export function routeGapText(a: string, b: string, rows: readonly RouteCost[]): string {
-  if (rows.length < 2) throw new Error("routeGapText needs two routes or more, the cheapest first");
+  if (rows.length < 2)
+    throw badOption("routeGapText", `needs two routes or more, the cheapest first; got ${rows.length}`);
   const gaps = rows.map((r) => ({ route: r.route, gap: r.b / r.a }));
   const each = gaps.map((g) => `${times(g.gap)} on \`${g.route}\``);
   const first = gaps[0];
