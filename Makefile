@@ -107,8 +107,8 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # The set-up's downloads (the venv, npm ci, the runtimes) run side by side: on a clean clone they wait
-# on the network more than on the CPU. Then the tests that load nothing run side by side too (lint, the
-# unit tests, the exercises' bookkeeping, the notebook tests that execute no workbook notebook), and
+# on the network more than on the CPU. Then the tests that no timing decides run side by side too (lint,
+# the unit tests, the exercises' bookkeeping, the notebook tests that execute no workbook notebook), and
 # last, alone on the machine, the notebooks, whose loads must not share it. Each target's output is
 # printed whole when it ends.
 test:
@@ -138,10 +138,10 @@ test-integration: setup
 
 test-notebooks: test-notebooks-static test-notebooks-executed
 
-# The notebook tests that load nothing (cell shapes, committed copies, set-up files, the book, and the
-# runner's own tests, which prove that no process or port outlives a notebook: they tell their own
-# processes by a marker, so the tests running beside them do not disturb them), then, alone on the
-# machine, the eight notebooks executed one after the other.
+# The notebook tests that no timing decides (cell shapes, committed copies, set-up files, the book, and
+# the runner's own tests, which prove that no process or port outlives a notebook, even one that throws
+# in the middle of a short load: they tell their own processes by a marker, so the tests running beside
+# them do not disturb them), then, alone on the machine, the eight notebooks executed one after the other.
 NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py
 test-notebooks-static:
 	$(PY) -m pytest -v --durations=8 tests/notebooks --ignore=$(NOTEBOOK_RUNS)
