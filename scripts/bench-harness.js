@@ -5,7 +5,8 @@
 //   - "pairs": many 1-s rounds on warm servers, the two apps taking turns (the comparisons' design).
 // Each generator x design is measured twice in a row, so the table shows how well a ratio
 // reproduces, beside its median, its 95 % interval (bootstrap of the median of the per-round
-// ratios), the ratio by server CPU time per request and how many rounds saturated the generator.
+// ratios), how many rounds two runs would need to agree within 3 % at that spread, the ratio by
+// server CPU time per request and how many rounds saturated the generator.
 //   node_modules/node/bin/node scripts/bench-harness.js [--pairs N] [--rounds N] [--chart docs/method.png]
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
@@ -73,6 +74,7 @@ async function main() {
           (Math.abs(m1.ratio.median - m2.ratio.median) / ((m1.ratio.median + m2.ratio.median) / 2)) *
           100
         ).toFixed(1),
+        'rounds for 3 %': twice.map((m) => internal.roundsToAgree(m.ratio.runs)).join(', '),
         'CPU/req ratio': `${m1.cpuRatio.median.toFixed(2)}, ${m2.cpuRatio.median.toFixed(2)}`,
         'req/s CV %': twice.flatMap((m) => m.rps.map((r) => (r.cv * 100).toFixed(1))).join(' '),
         'server CPU %': twice.flatMap((m) => m.serverCpu.map((c) => c.toFixed(0))).join(' '),
@@ -87,7 +89,8 @@ async function main() {
   console.log(internal.textTable(rows))
   console.log(
     'ratio: the median of the per-round ratios of req/s, [its 95 % interval: bootstrap of the median]. ' +
-      "runs differ: the two runs' medians apart, % of their mean. CPU/req ratio: Express's server CPU per " +
+      "runs differ: the two runs' medians apart, % of their mean. rounds for 3 %: how many rounds each run's " +
+      "spread says two runs would need to agree within 3 % 95 % of the time (internal.roundsToAgree). CPU/req ratio: Express's server CPU per " +
       "request over node:http's. Per-app figures are listed node:http then Express, run 1 then run 2. " +
       `Saturated: rounds with the generator at ${wb.SATURATION_CPU_PERCENT} % or more of each of its threads.`,
   )

@@ -19,6 +19,7 @@ export { textTable } from "./charts/tables";
 export { appsDir, resultsDir } from "./core/paths";
 export { cpuList, sharedCpus } from "./core/pinning";
 export { loadResults } from "./core/results";
+export { roundsToAgree } from "./core/stats";
 // experiments/: measurements outside a server
 export { readProcessStats, spreading, workerLevels } from "./experiments/every-core";
 export { microbench, microGain, microTask } from "./experiments/microbench";

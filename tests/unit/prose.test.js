@@ -72,6 +72,25 @@ test('medianInterval: the same values give the same interval; it holds the media
   t.assert.ok(Number.isNaN(medianInterval([]).low))
 })
 
+test('roundsToAgree: rounds for two runs to agree within 3 %, from the interval of one run; wider spread, more rounds', (t) => {
+  const { roundsToAgree, medianInterval } = internal('core/stats')
+  // 20 rounds spread +-2 % around 1.5: its interval is narrow, so fewer rounds than it has would do
+  const tight = Array.from({ length: 20 }, (_, i) => 1.5 * (0.98 + (i % 5) * 0.01))
+  // the same median with a +-30 % spread: hundreds of rounds
+  const wide = Array.from({ length: 20 }, (_, i) => 1.5 * (0.7 + (i % 5) * 0.15))
+  const nt = roundsToAgree(tight)
+  const nw = roundsToAgree(wide)
+  const { low, high } = medianInterval(wide)
+  const expected = Math.ceil(2 * 20 * ((high - low) / 2 / (0.03 * 1.5)) ** 2)
+  t.assert.strictEqual(nw, expected, `wide: ${nw} rounds, the formula gives ${expected} (interval ${low}-${high})`)
+  t.assert.ok(nt < 20 && nw > 100, `tight ${nt} rounds, wide ${nw}`)
+  // a looser agreement asks for fewer rounds, by the square of the ratio
+  t.assert.ok(Math.abs(roundsToAgree(wide, 0.06) - nw / 4) <= 1, `within 6 %: ${roundsToAgree(wide, 0.06)}`)
+  t.assert.strictEqual(roundsToAgree([1.5, 1.5, 1.5]), 2)
+  t.assert.ok(Number.isNaN(roundsToAgree([1.5])))
+  t.assert.ok(Number.isNaN(roundsToAgree([0, 0, 0])))
+})
+
 test('readingText: each reading of a req/s ratio says which side the generator capped', (t) => {
   t.assert.match(readingText('measured'), /kept up in every round/)
   t.assert.match(readingText('lower bound'), /first one's rounds.*lower bound/)

@@ -95,6 +95,23 @@ export function medianInterval(values: readonly number[], level = 0.95, resample
   return { low: percentile(medians, tail), high: percentile(medians, 100 - tail), level };
 }
 
+/**
+ * How many rounds two runs of this comparison would need for their medians to agree within
+ * `within` (a share of the median: 0.03) 95 % of the time, from the spread of one run's per-round
+ * `values`: the interval of the median narrows as 1/sqrt(rounds), and two runs' medians differ by
+ * sqrt(2) times one median's error. With h the half-width of the 95 % interval of n rounds and m the
+ * median: 2 n (h / (within m))^2, rounded up, and never under 2. NaN for fewer than 2 finite values
+ * or a median of 0. `make bench-harness` prints it beside each design.
+ */
+export function roundsToAgree(values: readonly number[], within = 0.03): number {
+  const xs = values.filter(Number.isFinite);
+  const m = median(xs);
+  if (xs.length < 2 || !(m !== 0)) return NaN;
+  const { low, high } = medianInterval(xs);
+  const half = (high - low) / 2;
+  return Math.max(2, Math.ceil(2 * xs.length * (half / (within * Math.abs(m))) ** 2));
+}
+
 export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
