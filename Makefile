@@ -44,7 +44,7 @@ help:
 	@echo "make test-integration  end to end against live servers: the harness, the diagnosis, the exercise notebooks, grading"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
-	@echo "make bench-harness   measure the harness's method: node:http over Express by wrk and autocannon, long rounds and 1-s pairs (BENCH_ARGS=--chart f.png)"
+	@echo "make bench-harness   measure the harness's method: node:http over Express by wrk and autocannon, long rounds and 1-s pairs (BENCH_ARGS='--chart f.png', or one of each: BENCH_ARGS='--design pairs --generator wrk --pairs 600')"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"

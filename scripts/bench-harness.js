@@ -8,22 +8,49 @@
 // ratios), how many rounds two runs would need to agree within 3 % at that spread, the ratio by
 // server CPU time per request and how many rounds saturated the generator.
 //   node_modules/node/bin/node scripts/bench-harness.js [--pairs N] [--rounds N] [--chart docs/method.png]
+//     [--design rounds|pairs] [--generator wrk|autocannon]
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
 const wb = require('@workbook/harness')
 const internal = require('@workbook/harness/internal')
 
 const { values } = parseArgs({
-  options: { pairs: { type: 'string' }, rounds: { type: 'string' }, chart: { type: 'string' } },
+  options: {
+    pairs: { type: 'string' },
+    rounds: { type: 'string' },
+    chart: { type: 'string' },
+    design: { type: 'string' },
+    generator: { type: 'string' },
+  },
 })
 const quick = wb.settings().name === 'quick'
-const DESIGNS = [
-  { name: 'rounds', rounds: Number(values.rounds ?? (quick ? 3 : 5)), seconds: quick ? 2 : 5 },
-  { name: 'pairs', rounds: Number(values.pairs ?? (quick ? 10 : 20)), seconds: 1 },
-]
 const APPS = ['node-http', 'express']
 const title = (name) => wb.frameworkByName(name).title
-const GENERATORS = wb.measuringGenerator().name === 'wrk' ? ['wrk', 'autocannon'] : ['autocannon']
+
+// --design and --generator keep one of each (a long run of one design: --design pairs --pairs 600).
+function only(list, wanted, option) {
+  if (wanted === undefined) return list
+  const kept = list.filter((x) => (x.name ?? x) === wanted)
+  if (kept.length === 0) {
+    const names = list.map((x) => x.name ?? x).join(', ')
+    console.error(`bench-harness: --${option} ${wanted} is not one of ${names} here; leave it out to measure them all`)
+    process.exit(2)
+  }
+  return kept
+}
+const DESIGNS = only(
+  [
+    { name: 'rounds', rounds: Number(values.rounds ?? (quick ? 3 : 5)), seconds: quick ? 2 : 5 },
+    { name: 'pairs', rounds: Number(values.pairs ?? (quick ? 10 : 20)), seconds: 1 },
+  ],
+  values.design,
+  'design',
+)
+const GENERATORS = only(
+  wb.measuringGenerator().name === 'wrk' ? ['wrk', 'autocannon'] : ['autocannon'],
+  values.generator,
+  'generator',
+)
 
 async function measure(generator, design) {
   const t0 = Date.now()

@@ -504,6 +504,9 @@ test('runRows and loadRow: one row per run, one per load, saying where the gener
   t.assert.strictEqual(row['generator saturated'], '1 of 3 runs (wrk)')
   t.assert.deepStrictEqual([row['p75 ms'], row['p90 ms'], row['transfer/s']], [2, 3, '1.36 MB'])
   t.assert.ok('wrk CPU %' in rows[0], Object.keys(rows[0]).join(', '))
+  // a single run has no range to give (the quick profile's one round)
+  const single = { ...load, runs: load.runs.slice(0, 1), reqPerSec: spread([20000]) }
+  t.assert.strictEqual(loadRow('express', single)['req/s range'], 'one run')
 })
 
 test('commandText prints what ran as one shell block, labelled only when there are several', (t) => {

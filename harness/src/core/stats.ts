@@ -101,12 +101,13 @@ export function medianInterval(values: readonly number[], level = 0.95, resample
  * `values`: the interval of the median narrows as 1/sqrt(rounds), and two runs' medians differ by
  * sqrt(2) times one median's error. With h the half-width of the 95 % interval of n rounds and m the
  * median: 2 n (h / (within m))^2, rounded up, and never under 2. NaN for fewer than 2 finite values
- * or a median of 0. `make bench-harness` prints it beside each design.
+ * or a median of 0. `make bench-harness` prints it beside each design. A lower bound: it assumes the
+ * machine stays as it was; where the ratio itself drifts between runs, no number of rounds will do.
  */
 export function roundsToAgree(values: readonly number[], within = 0.03): number {
   const xs = values.filter(Number.isFinite);
   const m = median(xs);
-  if (xs.length < 2 || !(m !== 0)) return NaN;
+  if (xs.length < 2 || m === 0) return NaN;
   const { low, high } = medianInterval(xs);
   const half = (high - low) / 2;
   return Math.max(2, Math.ceil(2 * xs.length * (half / (within * Math.abs(m))) ** 2));

@@ -29,7 +29,8 @@ export function loadRow(label: string, r: LoadResult): Record<string, Cell> {
   return {
     "": label,
     "req/s": r.reqPerSec.median,
-    "req/s range": `${fmt(r.reqPerSec.min)}–${fmt(r.reqPerSec.max)}`,
+    // A range needs two runs: one run (the quick profile's single round) says so rather than "a–a".
+    "req/s range": r.runs.length > 1 ? `${fmt(r.reqPerSec.min)}–${fmt(r.reqPerSec.max)}` : "one run",
     "transfer/s": bytesText(r.bytesPerSec),
     "server µs/request": r.cpuPerRequestUs?.median ?? null,
     "p50 ms": r.latencyMs.p50,
