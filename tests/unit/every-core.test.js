@@ -114,23 +114,36 @@ test('WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS set the pinning, say when
 })
 
 test('processTree and readTreeUsage: a process with children is all of them, its CPU and memory summed', async (t) => {
-  // A parent that starts two children, all three idle until killed.
+  // A parent that starts two children and says "ready" once both have run their first line of
+  // JavaScript (so each is a whole Node process in memory, not a fork still exec'ing: CI once read
+  // the tree in that instant and saw children lighter than their parent); all three idle until killed.
   const script = `const { spawn } = require('node:child_process')
-    for (let i = 0; i < 2; i++) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+    let ready = 0
+    for (let i = 0; i < 2; i++) {
+      const child = spawn(process.execPath, ['-e', 'process.stdout.write("up"); setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'ignore'] })
+      child.stdout.once('data', () => { if (++ready === 2) process.stdout.write('ready') })
+    }
     setInterval(() => {}, 1000)`
-  const parent = spawn(NODE, ['-e', script], { stdio: 'ignore', detached: true })
+  const parent = spawn(NODE, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'], detached: true })
   t.after(() => {
     try {
       process.kill(-parent.pid, 'SIGKILL')
     } catch {}
   })
-  t.assert.ok(await waitUntil(() => processTree(parent.pid).length === 3, 5000), `tree: ${processTree(parent.pid)}`)
+  let said = ''
+  parent.stdout.on('data', (d) => {
+    said += d
+  })
+  t.assert.ok(await waitUntil(() => said === 'ready', 10000), `the parent said ${JSON.stringify(said)}, not "ready"`)
   const tree = processTree(parent.pid)
+  t.assert.strictEqual(tree.length, 3, `tree: ${tree}`)
   t.assert.strictEqual(tree[0], parent.pid)
   const sum = readTreeUsage(tree)
   const each = tree.map(readUsage)
   t.assert.ok(Math.abs(sum.rssMB - each.reduce((a, u) => a + u.rssMB, 0)) < 5, JSON.stringify({ sum, each }))
-  t.assert.ok(sum.rssMB > each[0].rssMB * 2, 'three processes weigh more than one')
+  // Every Node process that has run JavaScript holds well over 10 MB resident, so two children add
+  // more than 20 MB to the parent's own.
+  t.assert.ok(sum.rssMB - each[0].rssMB > 20, `three processes weigh more than one: ${JSON.stringify({ sum, each })}`)
   t.assert.strictEqual(readTreeUsage([2 ** 22 + 7]), null) // no such process
 })
 
@@ -150,6 +163,8 @@ for (const mode of ['cluster', 'reuseport']) {
       }
       t.assert.ok(
         await waitUntil(() => {
+          // Each process writes its figures every 200 ms: forty requests can take less than that.
+          if (!fs.readdirSync(dir).some((f) => f.endsWith('.json'))) return false
           const s = readProcessStats(dir)
           return s.length === 3 && spreading(s).requests === N
         }, 3000),
@@ -161,7 +176,11 @@ for (const mode of ['cluster', 'reuseport']) {
         ['primary', 'worker', 'worker'],
       )
       t.assert.strictEqual(stats[0].requests, 0, 'the primary answers nothing')
-      t.assert.ok(readTreeUsage(tree).rssMB > readUsage(app.pid).rssMB * 2, 'the tree is the primary and its workers')
+      const [whole, primary] = [readTreeUsage(tree).rssMB, readUsage(app.pid).rssMB]
+      t.assert.ok(
+        whole > primary * 2,
+        `the tree is the primary and its workers: ${whole} MB, the primary ${primary} MB`,
+      )
     } finally {
       await app.stop()
     }
