@@ -29,24 +29,35 @@ from nbrun import NotebookFailed, execute  # noqa: E402
 
 LINE = re.compile(r"^(ok|FAILED)\s+(.*)$")
 NUMBER = re.compile(r"-?[\d,]*\.?\d+")
+DIGITS = re.compile(r"[\d,]*\.?\d+")  # a number in a check's name; a "-" before it is a range's dash ("0.6-1.6x" -> "#-#x")
+
+
+def check_line(line: str) -> tuple[bool, str, float | None] | None:
+    """(passed, name, value) of one line a checks cell printed, or None for any other line.
+
+    The value is the first number after the sentence's last ": " (the threshold's "; set from ...
+    measured" left out, as its own spread may hold a colon). The name is the sentence with that
+    value and the limits after it as "#", so the same check gathers under one name in every run.
+    """
+    m = LINE.match(line)
+    if not m:
+        return None
+    sentence = m.group(2).split("; set from ")[0]
+    name, _, rest = sentence.rpartition(": ") if ": " in sentence else (sentence, "", "")
+    num = NUMBER.search(rest)
+    value = float(num.group().replace(",", "")) if num else None
+    return m.group(1) == "ok", f"{name}: {DIGITS.sub('#', rest)}" if rest else name, value
+
+
+def check_lines_in(text: str) -> list[tuple[bool, str, float | None]]:
+    """Every check line in `text` (a cell's output, or the stdout a failed cell's error carries)."""
+    return [c for c in map(check_line, text.splitlines()) if c is not None]
 
 
 def check_lines(nb) -> list[tuple[bool, str, float | None]]:
-    """(passed, name, the first number after the name's colon) for each line the checks cell printed."""
-    found = []
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        for out in cell.get("outputs", []):
-            for line in str(out.get("text", "")).splitlines():
-                m = LINE.match(line)
-                if not m:
-                    continue
-                name, _, rest = m.group(2).rpartition(": ") if ": " in m.group(2) else (m.group(2), "", "")
-                num = NUMBER.search(rest)
-                value = float(num.group().replace(",", "")) if num else None
-                found.append((m.group(1) == "ok", name or m.group(2), value))
-    return found
+    """The check lines of every code cell's output."""
+    return [c for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
+            for c in check_lines_in(str(out.get("text", "")))]
 
 
 def busy_loops() -> list[subprocess.Popen]:
@@ -62,9 +73,9 @@ def summary(out: Path) -> None:
         r = json.loads(line)
         nb = Path(r["notebook"]).stem
         times.setdefault((nb, r["condition"]), []).append(r["seconds"])
-        if r["error"]:
+        if r["error"] and not r["checks"]:
             rows.setdefault((nb, "(the notebook failed before its checks)"), {}).setdefault(r["condition"], []).append(None)
-        for passed, name, value in r["checks"]:
+        for passed, name, value in r["checks"] or check_lines_in(r["error"] or ""):
             cell = rows.setdefault((nb, name), {}).setdefault(r["condition"], [])
             cell.append(value if passed else f"FAILED {value}")
     fmt = lambda vs: ", ".join("—" if v is None else (v if isinstance(v, str) else f"{v:g}") for v in vs)
@@ -103,7 +114,8 @@ def main() -> int:
                         record["checks"] = check_lines(nb)
                         record["error"] = None
                     except NotebookFailed as err:
-                        record["checks"], record["error"] = [], str(err)[-3000:]
+                        # A failed check throws from the checks cell: its lines come with the error.
+                        record["checks"], record["error"] = check_lines_in(str(err)), str(err)[-3000:]
                         nb = None
                     record["seconds"] = round(time.monotonic() - started, 1)
                     failed = [c[1] for c in record["checks"] if not c[0]]
