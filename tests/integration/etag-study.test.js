@@ -3,17 +3,13 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
-const { SHORT } = require('../unit/helpers')
+const { SHORT, spin } = require('../unit/helpers')
 const { stepFigures } = require('../unit/helpers').internal('load/fresh')
 
 // A timing, so here rather than in the unit tests: run alone, a timer after no work fires on time,
 // one after 300 ms of work at least 270 ms late, a 10x margin (here, quiet: 0.19-0.37 ms late,
 // medians of 3 in 5 runs).
 test('timerDrift: work longer than the timer delays it; no work does not', async (t) => {
-  const spin = (ms) => {
-    const end = performance.now() + ms
-    while (performance.now() < end) {}
-  }
   const [none, long] = await h.timerDrift({ delayMs: 30, loopSizes: [0, 300], repeats: 3, work: spin })
   const all = JSON.stringify({ none, long })
   t.assert.ok(long.lateMs >= 270, `300 ms of work made the timer only ${long.lateMs} ms late: ${all}`)

@@ -2,16 +2,10 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
-const { internal } = require('./helpers')
+const { internal, spin } = require('./helpers')
 const { startApp } = internal('apps/start')
 const { doctorSampling } = require('./helpers').internal('profiles/doctor')
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
-
-/** Synchronous work that holds the thread `ms` milliseconds. */
-const spin = (ms) => {
-  const end = performance.now() + ms
-  while (performance.now() < end) {}
-}
 
 // What always holds, however busy the machine: a timer never fires before its delay (to libuv's
 // 1-ms clock) nor before the synchronous work after it ends. That a short loop leaves the timer on

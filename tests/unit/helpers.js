@@ -17,6 +17,12 @@ function alive(pid) {
   }
 }
 
+/** Synchronous work that holds the thread `ms` milliseconds (timerDrift's `work`, a known block). */
+function spin(ms) {
+  const end = performance.now() + ms
+  while (performance.now() < end) {}
+}
+
 async function waitUntil(predicate, ms = 5000, step = 50) {
   const end = Date.now() + ms
   while (Date.now() < end) {
@@ -86,6 +92,7 @@ const secondSamples = (runs, seconds, reqPerSec = 40000) =>
 
 module.exports = {
   fixture,
+  spin,
   server,
   internal,
   alive,
