@@ -75,7 +75,7 @@ def summary(out: Path) -> None:
         times.setdefault((nb, r["condition"]), []).append(r["seconds"])
         if r["error"] and not r["checks"]:
             rows.setdefault((nb, "(the notebook failed before its checks)"), {}).setdefault(r["condition"], []).append(None)
-        for passed, name, value in r["checks"] or check_lines_in(r["error"] or ""):
+        for passed, name, value in r["checks"]:
             cell = rows.setdefault((nb, name), {}).setdefault(r["condition"], [])
             cell.append(value if passed else f"FAILED {value}")
     fmt = lambda vs: ", ".join("—" if v is None else (v if isinstance(v, str) else f"{v:g}") for v in vs)
