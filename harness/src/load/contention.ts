@@ -6,7 +6,8 @@ import { settings } from "../core/settings";
 import { median, mergeCounts, type Spread, spread } from "../core/stats";
 import { type LoopMetricsSnapshot, loopMetrics } from "./loop-metrics";
 import { latencySummary, sumOutcomes } from "./outcome";
-import { type PacedResult, pacedLoad } from "./paced";
+import type { PacedResult } from "./paced";
+import { Pacer } from "./pacer";
 import type { LatencySummary, Outcome } from "./types";
 
 /**
@@ -115,33 +116,35 @@ export function runPercentiles(
   };
 }
 
-async function once(v: ContentionVariant, seconds: number, measured: boolean): Promise<ContentionRun> {
+async function once(pacer: Pacer, v: ContentionVariant, seconds: number, measured: boolean): Promise<ContentionRun> {
   const metrics = measured && v.metrics === true;
   if (metrics) await loopMetrics(v.target, { reset: true });
   const bg = v.background === undefined ? { path: "/expensive", rate: 4 } : v.background;
   const cheapPath = v.cheap?.path ?? "/cheap";
   const pid = typeof v.target === "string" ? null : v.target.pid;
   const cpu0 = pid === null ? null : readUsage(pid);
-  const [cheap, background] = await Promise.all([
-    pacedLoad({
+  const [cheap, background = null] = await pacer.run([
+    {
       target: v.target,
       path: cheapPath,
       rate: v.cheap?.rate ?? 200,
       seconds,
       stampHeader: v.stampHeader,
       label: `${v.key} ${cheapPath}`,
-    }),
-    bg
-      ? pacedLoad({
-          target: v.target,
-          path: bg.path ?? "/expensive",
-          method: bg.method,
-          rate: bg.rate,
-          seconds,
-          stampHeader: v.stampHeader,
-          label: `${v.key} ${bg.path ?? "/expensive"}`,
-        })
-      : Promise.resolve(null),
+    },
+    ...(bg
+      ? [
+          {
+            target: v.target,
+            path: bg.path ?? "/expensive",
+            method: bg.method,
+            rate: bg.rate,
+            seconds,
+            stampHeader: v.stampHeader,
+            label: `${v.key} ${bg.path ?? "/expensive"}`,
+          },
+        ]
+      : []),
   ]);
   const cpu1 = pid === null ? null : readUsage(pid);
   const answers = cheap.totalRequests + (background?.totalRequests ?? 0);
@@ -191,10 +194,16 @@ export async function contentionRounds(
   );
   if (!Number.isInteger(rounds) || rounds < 1)
     throw badOption("contentionRounds", `rounds must be an integer >= 1, got ${rounds}`);
-  if (warmup > 0) for (const v of variants) await once(v, warmup, false);
+  // The loads run in a process of their own (load/pacer.ts), on the generator's core when the apps are pinned.
+  const pacer = await Pacer.start(variants.some((v) => typeof v.target !== "string" && v.target.cpus !== null));
   const runs = new Map<string, ContentionRun[]>(variants.map((v) => [v.key, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (const v of roundOrder(variants, round)) runs.get(v.key)!.push(await once(v, seconds, true));
+  try {
+    if (warmup > 0) for (const v of variants) await once(pacer, v, warmup, false);
+    for (let round = 0; round < rounds; round++) {
+      for (const v of roundOrder(variants, round)) runs.get(v.key)!.push(await once(pacer, v, seconds, true));
+    }
+  } finally {
+    await pacer.stop();
   }
   const out: Record<string, ContentionResult> = {};
   for (const v of variants) out[v.key] = combine(v, seconds, runs.get(v.key)!);
