@@ -553,3 +553,9 @@ test('routeGapText: the gap on each route, and whether the costliest route narro
   t.assert.match(routeGapText('node:http', 'Express', rows(84)), /stayed about the same from `\/hello` to `\/blog`/)
   t.assert.throws(() => routeGapText('a', 'b', rows(1).slice(0, 1)), /two routes or more/)
 })
+
+test('codeExcerpt names its lines: a range, or one line alone (never "lines 7–7")', (t) => {
+  const { codeExcerpt } = internal('prose/code')
+  t.assert.match(codeExcerpt('hello-http/server.js', 1, 3), /^`apps\/hello-http\/server\.js`, lines 1–3:\n\n```js\n/)
+  t.assert.match(codeExcerpt('hello-http/server.js', 2, 2), /^`apps\/hello-http\/server\.js`, line 2:\n\n```js\n/)
+})

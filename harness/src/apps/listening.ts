@@ -2,7 +2,7 @@ import { AppStartError } from "../core/errors";
 import { isLoopbackHost } from "../core/loopback";
 import { sleep } from "../core/time";
 import type { AppChannel, ListenReport } from "./channel";
-import type { GroupProcess } from "./spawn";
+import { exitText, type GroupProcess } from "./spawn";
 
 /**
  * How the harness learns where an app listens, from the app itself: the workbook's own apps print
@@ -149,7 +149,7 @@ export function waitListening(p: GroupProcess, channel: AppChannel | null, o: Wa
     });
     void p.exited.then(async (info) => {
       await sleep(50); // the last lines of stdout and stderr
-      const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+      const how = exitText(info);
       fail(
         new AppStartError("WB_APP_EXITED", `app "${o.name}" ${how} before it listened`, {
           ...tails(),
