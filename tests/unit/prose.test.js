@@ -536,6 +536,9 @@ test('toolText names each file a profile wrote, with what opens it, then the com
   const snaps = toolText({ command: 'node a.js\nkill -USR2 <its pid>', files: ['/elsewhere/a.heapsnapshot', null] })
   t.assert.match(snaps, /^The file it wrote:\n\n\* `\/elsewhere\/a\.heapsnapshot`: open it in Chrome DevTools .*Memory/)
   t.assert.doesNotMatch(snaps, /meanwhile/)
+  t.assert.match(snaps, /\nWhat ran, from the workbook's folder:/)
+  const equivalent = toolText({ command: 'node --heapsnapshot-signal=SIGUSR2 a.js', commandKind: 'equivalent' })
+  t.assert.match(equivalent, /^The same from the command line, from the workbook's folder:/)
   t.assert.doesNotMatch(toolText({ command: 'make diagnose APP=x' }), /wrote/)
 })
 

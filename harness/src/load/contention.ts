@@ -1,5 +1,6 @@
 import type { AppHandle } from "../apps/start";
 import { readUsage } from "../apps/usage";
+import { atCellEnd } from "../charts/display";
 import { badOption } from "../core/errors";
 import { assertUniqueKeys, roundOrder } from "../core/order";
 import { settings } from "../core/settings";
@@ -8,6 +9,7 @@ import { type LoopMetricsSnapshot, loopMetrics } from "./loop-metrics";
 import { latencySummary, sumOutcomes } from "./outcome";
 import type { PacedResult } from "./paced";
 import { Pacer } from "./pacer";
+import { pacedReport } from "./report";
 import type { LatencySummary, Outcome } from "./types";
 
 /**
@@ -172,6 +174,8 @@ export interface ContentionRoundsOptions {
   seconds?: number;
   /** One discarded run of this length per variant first. Default settings().warmupSeconds; 0 for none. */
   warmupSeconds?: number;
+  /** Print the schedule's pace and the loads' commands under the cell, as it ends (load/report.ts). Default true. */
+  report?: boolean;
 }
 
 /**
@@ -207,6 +211,12 @@ export async function contentionRounds(
   }
   const out: Record<string, ContentionResult> = {};
   for (const v of variants) out[v.key] = combine(v, seconds, runs.get(v.key)!);
+  if (opts.report !== false) {
+    const servers = Object.fromEntries(
+      variants.map((v) => [v.key, typeof v.target === "string" ? null : v.target.command]),
+    );
+    atCellEnd(pacedReport(Object.values(out), servers));
+  }
   return out;
 }
 

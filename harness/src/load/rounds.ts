@@ -1,10 +1,12 @@
 import { type ConformanceResult, checkRoutes, DEFAULT_CHECKS, type RouteCheck } from "../apps/conformance";
 import type { AppRef } from "../apps/registry";
 import { type AppHandle, type StartOptions, startApp } from "../apps/start";
+import { atCellEnd } from "../charts/display";
 import { assertUniqueKeys, type RoundOrder, roundOrder } from "../core/order";
 import { settings } from "../core/settings";
 import { median, pairedRatios, type Spread, spread } from "../core/stats";
 import { sumOutcomes } from "./outcome";
+import { loadReport } from "./report";
 import { runLoad } from "./run";
 import type { LoadOptions, LoadResult } from "./types";
 
@@ -43,6 +45,8 @@ export interface InterleaveOptions {
   checks?: readonly RouteCheck[];
   /** How the order changes from round to round (core/order.ts). Default "rotate". */
   order?: RoundOrder;
+  /** Print every target's pace and command under the cell, as it ends (load/report.ts). Default true. */
+  report?: boolean;
 }
 
 /**
@@ -105,6 +109,7 @@ export async function interleavedLoads(
               repeats: 1,
               warmup: round === 0 ? t.load.warmup : 0,
               live: round === 0 ? t.load.live : false,
+              report: false,
             }),
           );
         } catch (err) {
@@ -116,6 +121,8 @@ export async function interleavedLoads(
     await Promise.all([...handles.values()].map((h) => h.stop()));
   }
   for (const run of runs.values()) run.load = run.rounds.length ? combineLoads(run.rounds) : null;
+  const loads = [...runs.values()].flatMap((r) => (r.load ? [r.load] : []));
+  if (opts.report !== false && loads.length) atCellEnd(loadReport(loads));
   return runs;
 }
 

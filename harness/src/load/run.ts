@@ -1,6 +1,7 @@
 import type * as hdr from "hdr-histogram-js";
 import type { AppHandle } from "../apps/start";
 import { generatorCpuMs, type ProcessUsage, processTree, readTreeUsage, readUsage } from "../apps/usage";
+import { atCellEnd } from "../charts/display";
 import { LiveChart } from "../charts/live";
 import type { SecondSample } from "../charts/per-second";
 import { badOption } from "../core/errors";
@@ -13,8 +14,9 @@ import { shellLine } from "../core/shell";
 import { median, spread } from "../core/stats";
 import { oneRun, outcomeOf, requestTimeoutSeconds } from "./autocannon";
 import { checkResult, checkWarmup, preflight } from "./checks";
-import { autocannonCommand, type GeneratorLoad, generatorFor } from "./generator";
+import { autocannonCommand, type GeneratorLoad, generatorFor, wrkCommand } from "./generator";
 import { histogram, summarise, sumOutcomes } from "./outcome";
+import { loadReport, stoppedLoadReport } from "./report";
 import type { LoadOptions, LoadResult, Outcome, RunFigures } from "./types";
 import { wrkHistogram, wrkOutcome, wrkRun } from "./wrk";
 
@@ -304,6 +306,16 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     opts.onMeasured?.("end", performance.now());
   } catch (e) {
     live.close();
+    if (opts.report !== false) {
+      const statuses = (opts.allowStatuses ?? []).length > 0;
+      const wrk = wrkCommand(load(cfg.duration), pinned, statuses);
+      const command =
+        generator === "wrk" ? shellLine(wrk.argv, wrk.env) : shellLine(autocannonCommand(load(cfg.duration), pinned));
+      const kind = generator === "wrk" ? "ran" : "equivalent";
+      atCellEnd(
+        stoppedLoadReport(e as Error, { label, command, serverCommand: app?.command ?? null, commandKind: kind }),
+      );
+    }
     throw e;
   } finally {
     release();
@@ -329,6 +341,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     warmupSeconds: cfg.warmup,
     repeats: cfg.repeats,
     command: last.command,
+    commandKind: generator === "wrk" ? "ran" : "equivalent",
     serverCommand: app?.command ?? null,
     reqPerSec: spread(figures.map((f) => f.reqPerSec)),
     cpuPerRequestUs: cpu.every((c) => c !== null) ? spread(cpu as number[]) : null,
@@ -367,5 +380,6 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   };
   live.finish(series, `done: median ${Math.round(record.reqPerSec.median)} req/s over ${record.repeats} runs`);
   checkResult(record, allowed, opts.allowErrors ?? false, app);
+  if (opts.report !== false) atCellEnd(loadReport([record]));
   return record;
 }

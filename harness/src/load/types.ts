@@ -37,6 +37,11 @@ export interface LoadOptions {
   label?: string;
   /** Live chart while the test runs (only in a kernel, only when it lasts > 3 s). Default true. */
   live?: boolean;
+  /**
+   * Print, under the cell that ran it (in a kernel), what set the load's pace and the command that
+   * reproduces it (load/report.ts). Default true; false for a load the cell reports itself.
+   */
+  report?: boolean;
   /** Pin the load generator to its own core. Default: when the app is pinned (see pinning()). */
   pin?: boolean;
   /**
@@ -112,6 +117,8 @@ export interface LoadResult extends Outcome {
   repeats: number;
   /** The command line that reproduces a measured run, from the workbook's folder (wrk's, or autocannon's CLI). */
   command: string;
+  /** "ran": `command` is what ran (wrk, a process of its own); "equivalent": autocannon's CLI for the API call that ran in this process. */
+  commandKind: "ran" | "equivalent";
   /** How the server was started, from the workbook's folder (AppHandle.command); null for a URL target. */
   serverCommand: string | null;
   /** Requests per second over each run's steady seconds: median and range across the runs. What users feel, and a bound when the generator was saturated. */

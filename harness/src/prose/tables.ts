@@ -1,5 +1,6 @@
 import type { Cell } from "../charts/tables";
 import { fmt } from "../core/format";
+import { paceOf } from "../load/report";
 import type { LoadResult } from "../load/types";
 
 /** Compact rows for markdownTable(): the figures a load test is read by, one row per run or per load. */
@@ -38,6 +39,8 @@ export function loadRow(label: string, r: LoadResult): Record<string, Cell> {
     "p90 ms": r.latencyMs.p90,
     "p99 ms": r.latencyMs.p99,
     "generator saturated": `${r.generator.saturatedRuns} of ${r.runs.length} runs (${r.generator.name})`,
+    // What set the pace (load/report.ts): the generator, the server, the round trip or a fixed rate.
+    "set the pace": paceOf(r),
     // Under a CPU quota (JupyterHub, Binder, a container), the periods it held the session back.
     ...(r.throttled ? { "throttled periods": `${r.throttled.throttled} of ${r.throttled.periods}` } : {}),
   };
