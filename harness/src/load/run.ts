@@ -26,6 +26,12 @@ interface Second {
   wallMs: number;
   serverCpuMs: number | null;
   generatorCpuMs: number;
+  /**
+   * The wall time the CPU times were read over, when it is not `wallMs`: wrk's requests cover its own
+   * run, its CPU and the server's are read from its start to its exit, tens of ms more (a 1-s run read
+   * 104-109 % of one core that way).
+   */
+  cpuWallMs?: number;
 }
 
 /**
@@ -44,13 +50,14 @@ export function steadyFigures(
   const wallMs = sum((s) => s.wallMs);
   const requests = sum((s) => s.requests);
   const server = steady.every((s) => s.serverCpuMs !== null) ? sum((s) => s.serverCpuMs!) : null;
-  const generatorCpuPercent = wallMs ? (sum((s) => s.generatorCpuMs) / wallMs) * 100 : 0;
+  const cpuWallMs = sum((s) => s.cpuWallMs ?? s.wallMs);
+  const generatorCpuPercent = cpuWallMs ? (sum((s) => s.generatorCpuMs) / cpuWallMs) * 100 : 0;
   return {
     run,
     steadySeconds: Math.round(wallMs / 1000),
     reqPerSec: wallMs ? (requests * 1000) / wallMs : 0,
     cpuPerRequestUs: server === null || requests === 0 ? null : (server * 1000) / requests,
-    serverCpuPercent: server === null || !wallMs ? null : (server / wallMs) * 100,
+    serverCpuPercent: server === null || !cpuWallMs ? null : (server / cpuWallMs) * 100,
     generatorCpuPercent,
     saturated: generatorCpuPercent / generatorThreads >= SATURATION_CPU_PERCENT,
     latencyMs: latency,
@@ -100,10 +107,11 @@ class SecondCounter {
     };
   }
 
-  /** The server's CPU time since start(), ms (null without a process to read). */
-  serverCpuSinceStart(): number | null {
+  /** The server's CPU time since start(), ms (null without a process to read), and the wall time since, ms. */
+  serverCpuSinceStart(): { cpuMs: number | null; wallMs: number } {
     const now = this.read();
-    return now.server && this.first?.server ? now.server.cpuMs - this.first.server.cpuMs : null;
+    const cpuMs = now.server && this.first?.server ? now.server.cpuMs - this.first.server.cpuMs : null;
+    return { cpuMs, wallMs: now.t - (this.first?.t ?? now.t) };
   }
 }
 
@@ -198,6 +206,7 @@ async function wrkPass(c: PassContext): Promise<Pass> {
   );
   const f = run.figures;
   const wallMs = f.durationUs / 1000;
+  const server = c.counter.serverCpuSinceStart();
   return {
     outcome: wrkOutcome(f),
     latency: wrkHistogram(f),
@@ -207,8 +216,9 @@ async function wrkPass(c: PassContext): Promise<Pass> {
       {
         requests: f.requests,
         wallMs,
-        serverCpuMs: c.counter.serverCpuSinceStart(),
+        serverCpuMs: server.cpuMs,
         generatorCpuMs: run.cpuMs ?? 0,
+        cpuWallMs: server.wallMs,
       },
     ],
     command: run.command,
