@@ -41,7 +41,8 @@ export async function withBunCompiled<T>(entry: string, fn: (app: CompiledApp) =
     const args = ["build", "--compile", source, "--outfile", binary];
     const started = process.hrtime.bigint();
     const failed = await new Promise<string | null>((resolve) =>
-      execFile(bun.binary, args, { timeout: 120_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+      // In its output folder: bun writes a temporary .bun-build file where it runs.
+      execFile(bun.binary, args, { cwd: dir, timeout: 120_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
         resolve(err ? `${err.message}\n${`${stdout}${stderr}`.slice(-800)}` : null),
       ),
     );
