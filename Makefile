@@ -141,10 +141,11 @@ test-notebooks: test-notebooks-static test-notebooks-executed
 # The notebook tests that no timing decides (cell shapes, committed copies, set-up files, the book, and
 # the runner's own tests, which prove that no process or port outlives a notebook, even one that throws
 # in the middle of a short load: they tell their own processes by a marker, so the tests running beside
-# them do not disturb them), then, alone on the machine, the eight notebooks executed one after the other.
-NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py
+# them do not disturb them), then, alone on the machine, the notebooks executed one after the other, and
+# what they printed read as a learner reads it (test_reading.py, on the executed copies).
+NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py tests/notebooks/test_reading.py
 test-notebooks-static:
-	$(PY) -m pytest -v --durations=8 tests/notebooks --ignore=$(NOTEBOOK_RUNS)
+	$(PY) -m pytest -v --durations=8 tests/notebooks $(addprefix --ignore=,$(NOTEBOOK_RUNS))
 
 test-notebooks-executed:
 	$(PY) -m pytest -v --durations=8 $(NOTEBOOK_RUNS)
