@@ -13,7 +13,9 @@
 //      at its end, or with includeCollected of every allocation), a CPU profile of a window, a full
 //      garbage collection (and the heap it leaves), and how many HTTP requests the app has received
 //      since it was asked to count them (Node's `http.server.request.start` diagnostics channel: free
-//      until someone subscribes, one call per request while counting).
+//      until someone subscribes, one call per request while counting); and what the process has
+//      used (`usage`: CPU time, the main thread's alone, resident memory), the readings that work on
+//      every platform Node runs on (harness/src/apps/usage.ts).
 // Without WORKBOOK_PROBE_SOCKET it does nothing at all.
 const path = require('node:path')
 
@@ -186,6 +188,18 @@ async function answer(req) {
     case 'count-stop':
       counting(false)
       return { served, mono: require('node:perf_hooks').performance.now() }
+    // What the process has used, from Node's own counters (every platform): CPU time of every thread
+    // and of the main thread alone (process.threadCpuUsage, Node 23.9+; null before), in µs, and RSS.
+    case 'usage': {
+      const cpu = process.cpuUsage()
+      const thread = process.threadCpuUsage ? process.threadCpuUsage() : null
+      return {
+        cpuUs: cpu.user + cpu.system,
+        threadCpuUs: thread ? thread.user + thread.system : null,
+        rssBytes: process.memoryUsage.rss(),
+        mono: require('node:perf_hooks').performance.now(),
+      }
+    }
     // The app's monotonic clock, to mark a stretch of its samples (the wall clock can be set meanwhile).
     case 'now':
       return { mono: require('node:perf_hooks').performance.now() }

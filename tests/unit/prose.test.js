@@ -395,6 +395,28 @@ test('each kind of check fails on the wrong side of its limit, and done() names 
   t.assert.match(run.printed, /^ok {6}the server started$/m)
 })
 
+test('a check this platform cannot measure is skipped with its reason: never passed, never failed, and counted', (t) => {
+  const c = checklist()
+    .expect(true, 'the server started')
+    .atLeast('CPU per request, autocannon over wrk', null, 1)
+    .below('server CPU per request', null, 100, 'µs')
+    .expect(null, 'the generator kept up')
+    .skip('threads at their peak', 'not measured on this platform (no ps)')
+  t.assert.deepStrictEqual(c.failed, [])
+  t.assert.deepStrictEqual(c.passed, ['the server started'])
+  t.assert.strictEqual(c.skipped.length, 4)
+  t.assert.match(c.skipped[0], /^CPU per request, autocannon over wrk: skipped: not measured on this platform \(.+\)$/)
+  t.assert.strictEqual(c.skipped[3], 'threads at their peak: skipped: not measured on this platform (no ps)')
+  const run = capture(() => c.done())
+  t.assert.strictEqual(run.error, undefined, 'skipped checks do not fail the cell')
+  t.assert.match(run.printed, /^skipped the generator kept up: skipped: not measured on this platform/m)
+  t.assert.match(run.printed, /^1 ok, 4 skipped, 0 failed$/m)
+  // NaN is a figure that was measured and came out wrong: it still fails, it is not skipped.
+  const nan = checklist().atLeast('gain', Number.NaN, 1)
+  t.assert.deepStrictEqual([nan.failed.length, nan.skipped.length], [1, 0])
+  t.assert.match(capture(() => nan.done()).printed, /^0 ok, 0 skipped, 1 failed$/m)
+})
+
 const outcome = (label, statusCodes, errors = 0, timeouts = 0) => ({ label, statusCodes, errors, timeouts })
 
 test('clean() fails a load with errors, timeouts or an unexpected status, naming the load', (t) => {

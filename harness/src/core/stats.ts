@@ -113,6 +113,11 @@ export function roundsToAgree(values: readonly number[], within = 0.03): number 
   return Math.max(2, Math.ceil(2 * xs.length * (half / (within * Math.abs(m))) ** 2));
 }
 
+/** The largest of some readings, or null when any is null (a reading this platform could not take). */
+export function maxOrNull(values: readonly (number | null)[]): number | null {
+  return values.length > 0 && values.every((v): v is number => v !== null) ? Math.max(...values) : null;
+}
+
 export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

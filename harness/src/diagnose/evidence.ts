@@ -75,7 +75,8 @@ export interface Evidence {
   allocationSites: HotFrame[];
   /** Share of the CPU profile's samples in which the loop was busy (not idle in its poll). */
   busyShare: number;
-  generatorSaturated: boolean;
+  /** Whether the load generator was saturated; null where its CPU could not be read (WORKBOOK_READINGS=none). */
+  generatorSaturated: boolean | null;
   flame: FlameData;
   allocations: FlameData;
 }

@@ -4,6 +4,7 @@ import type { HotFrame } from "../charts/flame-chart";
 import { describeMachine } from "../core/fingerprint";
 import { fmt, pct } from "../core/format";
 import { repoRoot } from "../core/paths";
+import { notMeasured } from "../core/readings";
 import type { DiagnosisCharts } from "./charts";
 import { checkText } from "./checks";
 import type { Collected } from "./collect";
@@ -74,7 +75,9 @@ export function reportHtml(c: Collected, e: Evidence, v: Verdict, charts: Diagno
     "GC, % of the time": pct(e.gcShare, 1),
     "heap slope, MB/s": e.heap.slopeMBps,
     "allocated, MB/s": e.allocMBps,
-    "load generator saturated": load.generator.saturated ? "yes: req/s is its limit" : "no",
+    "load generator saturated": { true: "yes: req/s is its limit", false: "no", null: notMeasured() }[
+      String(load.generator.saturated) as "true" | "false" | "null"
+    ],
   };
   const how =
     `${c.warmup.durationSeconds} s warm-up, ${load.durationSeconds} s watched (the probe's samples every ${c.sampleMs} ms, ` +

@@ -36,7 +36,7 @@ export interface ContentionRun {
   cheap: PacedResult;
   background: PacedResult | null;
   metrics: LoopMetricsSnapshot | null;
-  /** The server's CPU time over the run per answer of both loads, µs; null for a URL target. */
+  /** The server's CPU time over the run per answer of both loads, µs; null for a URL target or where it cannot be read. */
   cpuPerRequestUs: number | null;
 }
 
@@ -62,7 +62,7 @@ export interface ContentionResult {
   seconds: number;
   cheap: ContentionTotals;
   background: ContentionTotals | null;
-  /** Server CPU time per answered request, across the runs; null for a URL target. */
+  /** Server CPU time per answered request, across the runs; null for a URL target or where it cannot be read. */
   cpuPerRequestUs: Spread | null;
   runs: ContentionRun[];
 }
@@ -123,8 +123,8 @@ async function once(pacer: Pacer, v: ContentionVariant, seconds: number, measure
   if (metrics) await loopMetrics(v.target, { reset: true });
   const bg = v.background === undefined ? { path: "/expensive", rate: 4 } : v.background;
   const cheapPath = v.cheap?.path ?? "/cheap";
-  const pid = typeof v.target === "string" ? null : v.target.pid;
-  const cpu0 = pid === null ? null : readUsage(pid);
+  const app = typeof v.target === "string" ? null : { pid: v.target.pid, channel: v.target.channel };
+  const cpu0 = app === null ? null : await readUsage(app, { threads: false });
   const [cheap, background = null] = await pacer.run([
     {
       target: v.target,
@@ -148,7 +148,7 @@ async function once(pacer: Pacer, v: ContentionVariant, seconds: number, measure
         ]
       : []),
   ]);
-  const cpu1 = pid === null ? null : readUsage(pid);
+  const cpu1 = app === null ? null : await readUsage(app, { threads: false });
   const answers = cheap.totalRequests + (background?.totalRequests ?? 0);
   const cpuPerRequestUs = cpu0 && cpu1 && answers ? ((cpu1.cpuMs - cpu0.cpuMs) * 1000) / answers : null;
   return { cheap, background, metrics: metrics ? await loopMetrics(v.target) : null, cpuPerRequestUs };

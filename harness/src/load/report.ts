@@ -1,5 +1,6 @@
 import { fmt, plural, times } from "../core/format";
 import { cpuList } from "../core/pinning";
+import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import type { LoadResult } from "./types";
 
@@ -65,14 +66,16 @@ export function commandText(...loads: readonly CommandSource[]): string {
 }
 
 /** What set a load's pace, in a word or two (a table's column): see paceText for the sentence. */
-export type Pace = "fixed rate" | "generator" | "server" | "round trip";
+export type Pace = "fixed rate" | "generator" | "server" | "round trip" | "not measured";
 
 export function paceOf(r: LoadResult): Pace {
   if (r.rate != null) return "fixed rate";
-  if (r.generator.saturatedRuns * 2 >= r.runs.length) return "generator";
+  const saturated = r.generator.saturatedRuns;
+  if (saturated !== null && saturated * 2 >= r.runs.length) return "generator";
   const serverPct = r.server?.cpuPercent.median ?? null;
   if (serverPct !== null && serverPct >= SERVER_BUSY_PERCENT * serverCores(r)) return "server";
-  return "round trip";
+  // The round trip only once the generator is known not to: where its CPU cannot be read, nothing is named.
+  return saturated === null ? "not measured" : "round trip";
 }
 
 /** One sentence: what set this load's pace, with the figures it rests on. */
@@ -84,7 +87,12 @@ export function paceText(r: LoadResult): string {
     serverPct === null
       ? "the server's CPU was not measured"
       : `the server used ${fmt(serverPct)} % of its ${cores === 1 ? "core" : `${cores} cores`}`;
-  const gen = `${r.generator.name} used ${fmt(r.generator.cpuPercent.median)} % of its core`;
+  const genPct = r.generator.cpuPercent?.median ?? null;
+  const gen =
+    genPct === null
+      ? `${r.generator.name}'s CPU was not measured`
+      : `${r.generator.name} used ${fmt(genPct)} % of its core`;
+  if (pace === "not measured") return `What set the pace: not known: ${gen} (${notMeasured()}); ${server}.`;
   if (pace === "fixed rate")
     return `What set the pace: the fixed rate, ${fmt(r.rate ?? Number.NaN)} req/s asked and ${fmt(r.reqPerSec.median)} served (${server}).`;
   if (pace === "generator")

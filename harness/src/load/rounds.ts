@@ -4,8 +4,8 @@ import { type AppHandle, type StartOptions, startApp } from "../apps/start";
 import { atCellEnd } from "../charts/display";
 import { assertUniqueKeys, type RoundOrder, roundOrder } from "../core/order";
 import { settings } from "../core/settings";
-import { median, pairedRatios, type Spread, spread } from "../core/stats";
-import { sumOutcomes } from "./outcome";
+import { maxOrNull, median, pairedRatios, type Spread, spread } from "../core/stats";
+import { generatorFigures, sumOutcomes } from "./outcome";
 import { loadReport } from "./report";
 import { runLoad } from "./run";
 import type { LoadOptions, LoadResult } from "./types";
@@ -191,17 +191,11 @@ export function combineLoads(results: LoadResult[]): LoadResult {
         ? {
             cpuPercent: spread(runs.map((f) => f.serverCpuPercent ?? NaN)),
             rssStartMB: servers[0].rssStartMB,
-            rssPeakMB: Math.max(...servers.map((s) => s.rssPeakMB)),
-            threadsPeak: Math.max(...servers.map((s) => s.threadsPeak)),
+            rssPeakMB: maxOrNull(servers.map((s) => s.rssPeakMB)),
+            threadsPeak: maxOrNull(servers.map((s) => s.threadsPeak)),
           }
         : null,
-    generator: {
-      name: first.generator.name,
-      report: results[results.length - 1].generator.report,
-      cpuPercent: spread(runs.map((f) => f.generatorCpuPercent)),
-      saturated: runs.some((f) => f.saturated),
-      saturatedRuns: runs.filter((f) => f.saturated).length,
-    },
+    generator: generatorFigures(first.generator.name, results[results.length - 1].generator.report, runs),
     series,
   };
 }
@@ -211,9 +205,10 @@ export function combineLoads(results: LoadResult[]): LoadResult {
  *   - "measured": no round saturated the load generator: the req/s ratio measures both servers;
  *   - "lower bound": a's rounds saturated it (a's req/s is a floor), so a's true advantage is at least this;
  *   - "upper bound": b's did, so a's true advantage is at most this;
- *   - "both capped": both did: the req/s ratio measures the generator, not the servers.
+ *   - "both capped": both did: the req/s ratio measures the generator, not the servers;
+ *   - "unchecked": the generator's CPU was not read (WORKBOOK_READINGS=none), so whether it kept up is unknown.
  */
-export type RatioReading = "measured" | "lower bound" | "upper bound" | "both capped";
+export type RatioReading = "measured" | "lower bound" | "upper bound" | "both capped" | "unchecked";
 
 export interface Advantage {
   /** a's advantage by req/s (a / b) and by server CPU per request (b / a), round by round; null when not measured. */
@@ -230,9 +225,10 @@ export interface Advantage {
 
 /** How many times better `a` did than `b` in the same rounds, on the figure that measures the servers. */
 export function advantage(a: readonly LoadResult[], b: readonly LoadResult[]): Advantage {
-  const satA = a.filter((r) => r.generator.saturated).length;
-  const satB = b.filter((r) => r.generator.saturated).length;
-  let reading: RatioReading = "measured";
+  const satA = a.filter((r) => r.generator.saturated === true).length;
+  const satB = b.filter((r) => r.generator.saturated === true).length;
+  const unknown = [...a, ...b].some((r) => r.generator.saturated === null);
+  let reading: RatioReading = unknown ? "unchecked" : "measured";
   if (satA && satB) reading = "both capped";
   else if (satA) reading = "lower bound";
   else if (satB) reading = "upper bound";

@@ -1,4 +1,5 @@
 import { fmt, plural, times } from "../core/format";
+import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
 import { settings } from "../core/settings";
 import { type MeasuredSpread, measuredSpread } from "../core/spreads";
@@ -25,29 +26,49 @@ export interface CheckRecord {
  * checked against a threshold is printed with the spread the threshold was set from (core/spreads.ts:
  * the values repeated runs of the notebook measured, in this profile), and marked when this run falls
  * outside it; done() then keeps every check's figure in results/<notebook>.checks.json for make spreads.
+ * A check whose figure this platform cannot measure (a null reading: core/readings.ts) is "skipped",
+ * with the reason: neither passed nor failed, and counted in the summary line done() prints last.
  */
 export class Checklist {
   readonly passed: string[] = [];
   readonly failed: string[] = [];
   readonly records: CheckRecord[] = [];
+  /** "what: skipped: not measured on this platform (why)", one per skipped check. */
+  readonly skipped: string[] = [];
 
   constructor(readonly notebook: string | null = null) {}
 
-  /** One requirement: `ok`, and the sentence for it (what was required and what was measured). */
-  expect(ok: boolean, what: string): this {
+  /** One requirement: `ok`, and the sentence for it (what was required and what was measured). `ok` null: skipped, not measured. */
+  expect(ok: boolean | null, what: string): this {
+    if (ok === null) return this.skip(what);
     return this.add({ name: what, kind: "expect", value: null, limit: null, unit: "", passed: ok }, what);
   }
 
-  /** A ratio (a number, or a Spread whose median counts) of at least `limit`: "what: 1.52x (median of 5 rounds, ...), at least 1.2x". */
-  atLeast(what: string, value: number | Spread, limit: number): this {
+  /**
+   * A check that cannot be measured here: skipped, never passed or failed. `reason` OPTIONAL, default
+   * "not measured on this platform (why)", from the readings in force.
+   */
+  skip(what: string, reason: string = notMeasured()): this {
+    this.skipped.push(`${what}: skipped: ${reason}`);
+    return this;
+  }
+
+  /**
+   * A ratio (a number, or a Spread whose median counts) of at least `limit`: "what: 1.52x (median of 5
+   * rounds, ...), at least 1.2x". A null value (not measured on this platform) is skipped; NaN (measured,
+   * but no figure came out) fails.
+   */
+  atLeast(what: string, value: number | Spread | null, limit: number): this {
+    if (value === null) return this.skip(what);
     const v = typeof value === "number" ? value : value.median;
     const shown = typeof value === "number" ? times(value) : ratioText(value);
     const record: CheckRecord = { name: what, kind: "atLeast", value: v, limit, unit: "x", passed: v >= limit };
     return this.add(record, `${what}: ${shown}, at least ${limit}x${this.spreadNote(record)}`);
   }
 
-  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms". */
-  below(what: string, value: number, limit: number, unit = ""): this {
+  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms"; a null value as for atLeast. */
+  below(what: string, value: number | null, limit: number, unit = ""): this {
+    if (value === null) return this.skip(what);
     const u = unit ? ` ${unit}` : "";
     const record: CheckRecord = { name: what, kind: "below", value, limit, unit, passed: value < limit };
     return this.add(record, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}${this.spreadNote(record)}`);
@@ -68,9 +89,17 @@ export class Checklist {
     return this;
   }
 
-  /** Print every requirement; keep the figures (results/<notebook>.checks.json); throw, naming the failed ones, when any failed. */
+  /**
+   * Print every requirement, then the counts ("12 ok, 2 skipped, 0 failed"); keep the figures
+   * (results/<notebook>.checks.json); throw, naming the failed ones, when any failed.
+   */
   done(): void {
-    const lines = [...this.passed.map((p) => `ok      ${p}`), ...this.failed.map((f) => `FAILED  ${f}`)];
+    const lines = [
+      ...this.passed.map((p) => `ok      ${p}`),
+      ...this.skipped.map((s) => `skipped ${s}`),
+      ...this.failed.map((f) => `FAILED  ${f}`),
+      `${this.passed.length} ok, ${this.skipped.length} skipped, ${this.failed.length} failed`,
+    ];
     console.log(lines.join("\n"));
     if (this.notebook) saveResults(`${this.notebook}.checks`, { profile: settings().name, checks: this.records });
     if (this.failed.length) throw new Error(`${this.failed.length} check(s) failed:\n${this.failed.join("\n")}`);

@@ -2,6 +2,7 @@ import path from "node:path";
 import { fmt, pct, plural, times } from "../core/format";
 import { repoRoot } from "../core/paths";
 import type { Throttling } from "../core/quota";
+import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import { medianInterval, type Spread } from "../core/stats";
 import type { Advantage, RatioReading } from "../load/rounds";
@@ -44,6 +45,8 @@ const READINGS: Record<RatioReading, string> = {
     "the load generator was saturated in the second one's rounds, so its req/s is a floor and the req/s ratio an upper bound",
   "both capped":
     "the load generator was saturated in both servers' rounds, so the req/s ratio measures the generator, not the servers",
+  unchecked:
+    "the load generator's CPU was not measured on this platform, so whether it kept up is unknown and the req/s ratio may be the generator's",
 };
 
 /** What a req/s ratio is worth, given where the generator was saturated: one clause. */
@@ -89,6 +92,8 @@ export function throttledText(t: Throttling): string {
 
 function generatorText(r: Pick<LoadResult, "generator" | "runs">): string {
   const { saturatedRuns, cpuPercent, name } = r.generator;
+  if (cpuPercent === null || saturatedRuns === null)
+    return `The load generator's CPU was ${notMeasured()}: whether it kept up is unknown, so the req/s may be its limit rather than the server's.`;
   const n = r.runs.length;
   const use =
     name === "wrk"
