@@ -33,7 +33,10 @@ test('withBunCompiled builds one executable in build/compiled, runs it standalon
   }
   const got = await hi.withBunCompiled(entry, async (c) => {
     t.assert.ok(fs.existsSync(c.binary), c.binary)
-    t.assert.match(c.command, /bun build --compile apps\/frameworks\/node-http\.js --outfile build\/compiled\/node-http$/)
+    t.assert.match(
+      c.command,
+      /bun build --compile apps\/frameworks\/node-http\.js --outfile build\/compiled\/node-http$/,
+    )
     t.assert.ok(c.megabytes > 10, `${c.megabytes} MB`)
     const app = await startApp({ name: 'node-http (compiled)', entry: c.binary, probe: '/json' }, { standalone: true })
     try {
