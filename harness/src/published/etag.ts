@@ -99,7 +99,7 @@ export const publishedEtag: EtagPublished = {
       { what: "stderr", count: 1 },
       { what: "the server", count: 1 },
     ],
-    cpuNote: "CPU above 100 % comes from V8's garbage-collection threads beside the main thread",
+    cpuNote: "V8's garbage-collection threads, which run beside the main thread",
   },
 };
 
