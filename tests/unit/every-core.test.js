@@ -256,6 +256,6 @@ test("publishedSwiftNode: the study's routes map to the workbook's, every Swift 
   for (const name of ['Perfect', 'Zewo']) {
     const row = publishedThreading.find((r) => r.server === name)
     t.assert.strictEqual(row.threads, swift.find((s) => s.server === name).threads)
-    t.assert.match(row.study, /wrk -t4 -c10, wrk -t8 -c100/)
+    t.assert.match(row.study, /wrk -d 10m -t 4 -c 20/)
   }
 })
