@@ -69,18 +69,18 @@ async function measure() {
     for (let run = 1; run <= Number(values.runs); run++) {
       for (const c of chosen) {
         const t0 = Date.now()
-        let line
+        const line = { case: c.name, expected: c.verdict, cause: c.cause ?? null, saturated: saturated(c) }
+        line.condition = values.busy ? 'busy' : 'quiet'
+        line.profile = wb.settings().name
         try {
           const d = await wb.diagnose(path.join(fixtures, c.file), {
             ...c.diagnose,
+            route: c.route ?? c.diagnose?.route ?? '/',
             start: { env: c.env },
             live: false,
             report: false,
           })
           fs.rmSync(d.dir, { recursive: true, force: true })
-          line = { case: c.name, expected: c.verdict, cause: c.cause ?? null, saturated: saturated(c) }
-          line.condition = values.busy ? 'busy' : 'quiet'
-          line.profile = wb.settings().name
           line.got = d.verdict.id
           line.gotCause = d.verdict.cause
           line.text = d.text
@@ -93,8 +93,10 @@ async function measure() {
                 .join(' ')}] ${((Date.now() - t0) / 1000).toFixed(1)} s`,
           )
         } catch (err) {
-          console.log(`${c.name} (run ${run}): FAILED ${err.message.split('\n')[0]}`)
-          continue
+          // a diagnosis that fails is a wrong answer too: recorded (without evidence), and counted so by the score
+          line.got = 'error'
+          line.error = `${err.code ?? err.name}: ${err.message.split('\n')[0]}`
+          console.log(`${c.name} (${line.condition} ${run}): FAILED ${line.error}`)
         }
         fs.appendFileSync(log, `${JSON.stringify(line)}\n`)
       }
@@ -114,6 +116,7 @@ function read() {
     .filter(Boolean)
     .map((l) => JSON.parse(l))
     .map((r) => ({ ...r, or: or.get(r.case) ?? null }))
+    .filter((r) => heldOut || r.evidence) // a failed diagnosis has no evidence to fit lines on
 }
 
 /** Diagnoses recorded per condition and profile (the quick profile watches 4 s, the full one 8 s). */
@@ -148,7 +151,8 @@ function score() {
     if (!got.length) continue
     const counts = new Map()
     for (const r of got) {
-      const key = `${r.got}${r.gotCause ? ` (${r.gotCause})` : ''}`
+      const key =
+        r.got === 'error' ? `failed (${r.error.split(':')[0]})` : `${r.got}${r.gotCause ? ` (${r.gotCause})` : ''}`
       counts.set(key, (counts.get(key) ?? 0) + 1)
     }
     const ok = got.filter((r) => r.got === c.verdict || r.got === c.or).length
