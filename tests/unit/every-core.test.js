@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { internal, alive, waitUntil } = require('./helpers')
 const { startApp } = internal('apps/start')
-const { processTree, readTreeUsage, readUsage } = internal('apps/usage')
+const { processTree, readTreeUsage, readUsage, readThreads } = internal('apps/usage')
 const { cpuList } = internal('core/pinning')
 const { readings } = internal('core/readings')
 // With WORKBOOK_READINGS=none no process can be read: a tree is its root alone and every reading null.
@@ -155,6 +155,35 @@ test('processTree and readTreeUsage: a process with children is all of them, its
   // more than 20 MB to the parent's own.
   t.assert.ok(sum.rssMB - each[0].rssMB > 20, `three processes weigh more than one: ${JSON.stringify({ sum, each })}`)
   t.assert.strictEqual(await readTreeUsage(2 ** 22 + 7, [2 ** 22 + 7]), null) // no such process
+})
+
+test("readThreads: a process's threads by the names Node gives them, the main one, libuv's pool, a worker", async (t) => {
+  // A process that starts a worker and uses the pool once (libuv starts its four threads then), then
+  // spins its main thread until that thread has used 300 ms of CPU (however busy the machine), then says "ready".
+  const script = `const { Worker } = require('node:worker_threads')
+    const w = new Worker('setInterval(() => {}, 1000)', { eval: true })
+    w.on('online', () => require('node:fs').readFile(__filename, () => {
+      const used = () => { const u = process.threadCpuUsage(); return (u.user + u.system) / 1000 }
+      while (used() < 300) {}
+      process.stdout.write('ready')
+    }))
+    setInterval(() => {}, 1000)`
+  const child = spawn(NODE, ['-e', script], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, UV_THREADPOOL_SIZE: '3' },
+  })
+  t.after(() => child.kill('SIGKILL'))
+  let said = ''
+  child.stdout.on('data', (d) => {
+    said += d
+  })
+  t.assert.ok(await waitUntil(() => said === 'ready', 10000), `the child said ${JSON.stringify(said)}, not "ready"`)
+  const r = readThreads(child.pid)
+  t.assert.deepStrictEqual([r.count.main, r.count.pool, r.count.workers], [1, 3, 1], JSON.stringify(r))
+  t.assert.ok(r.count.v8 >= 1, JSON.stringify(r)) // V8's helper threads, one per core or so
+  t.assert.ok(r.cpuMs.main >= 200, JSON.stringify(r))
+  t.assert.ok(r.cores >= 1, JSON.stringify(r))
+  t.assert.strictEqual(readThreads(2 ** 22 + 7), null) // no such process
 })
 
 for (const mode of ['cluster', 'reuseport']) {

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { cpuList } from "../core/pinning";
 import type { ProcessUsage } from "./usage-types";
 
 /**
@@ -68,4 +69,76 @@ export function procParents(): Map<number, number> | null {
     if (fields) parents.set(p, Number(fields[1]));
   }
   return parents;
+}
+
+/** utime + stime of one thread's /proc/<pid>/task/<tid>/stat, in ms; null when unreadable. */
+function taskCpuMs(dir: string, tick: number): number | null {
+  try {
+    const text = fs.readFileSync(`${dir}/stat`, "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * tick;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a process's threads do, by the names Node gives them (/proc/<pid>/task/<tid>/comm, Node 26):
+ *   main     the main thread (tid = pid): the event loop, the app's JavaScript;
+ *   pool     libuv's thread pool ("libuv-worker"): async fs, crypto (pbkdf2, scrypt...), zlib, dns.lookup;
+ *   workers  worker_threads ("WorkerThread");
+ *   v8       V8's helper threads ("node-V8Worker"): parallel and concurrent GC, background compilers;
+ *   other    the rest (the inspector's, the delayed-task scheduler...).
+ */
+export type ThreadKind = "main" | "pool" | "workers" | "v8" | "other";
+export const THREAD_KINDS: readonly ThreadKind[] = ["main", "pool", "workers", "v8", "other"];
+
+export interface ThreadsUsage {
+  /** CPU time each kind of thread has used since it started, ms (clock-tick resolution), summed. */
+  cpuMs: Record<ThreadKind, number>;
+  /** How many threads of each kind are alive (libuv's pool starts its threads on its first use). */
+  count: Record<ThreadKind, number>;
+  /** The CPUs the process may run on (Cpus_allowed_list of /proc/<pid>/status): what its threads share. */
+  cores: number;
+}
+
+const kindOfThread = (tid: number, pid: number, name: string): ThreadKind => {
+  if (tid === pid) return "main";
+  if (name === "libuv-worker") return "pool";
+  if (name === "WorkerThread") return "workers";
+  if (name.startsWith("node-V8Worker") || name.startsWith("V8 ")) return "v8";
+  return "other";
+};
+
+/** A process's threads' CPU by kind, and its cores, now; null where there is no /proc or the process is gone. */
+export function procThreads(pid: number): ThreadsUsage | null {
+  const tick = clockTickMs();
+  if (tick === null) return null;
+  const zero = () => Object.fromEntries(THREAD_KINDS.map((k) => [k, 0])) as Record<ThreadKind, number>;
+  const cpuMs = zero();
+  const count = zero();
+  let tids: number[];
+  let cores: number;
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`).map(Number);
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    cores = (list && cpuList(list)?.length) || NaN;
+  } catch {
+    return null;
+  }
+  for (const tid of tids) {
+    const dir = `/proc/${pid}/task/${tid}`;
+    let name: string;
+    try {
+      name = fs.readFileSync(`${dir}/comm`, "utf8").trim();
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const ms = taskCpuMs(dir, tick);
+    if (ms === null) continue;
+    const kind = kindOfThread(tid, pid, name);
+    cpuMs[kind] += ms;
+    count[kind]++;
+  }
+  return { cpuMs, count, cores };
 }

@@ -1,10 +1,10 @@
 import { readings } from "../core/readings";
 import type { AppChannel } from "./channel";
-import { procParents, procUsage } from "./usage-proc";
+import { procParents, procThreads, procUsage, type ThreadsUsage } from "./usage-proc";
 import { psParents, psUsage } from "./usage-ps";
 import { type ProcessUsage, sumUsage, treeOf } from "./usage-types";
 
-export { clockTickMs } from "./usage-proc";
+export { clockTickMs, THREAD_KINDS, type ThreadKind, type ThreadsUsage } from "./usage-proc";
 export type { ProcessUsage } from "./usage-types";
 
 /**
@@ -90,4 +90,13 @@ export function generatorCpuMs(): number | null {
   if (readings().mode === "none") return null;
   const u = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage();
   return (u.user + u.system) / 1000;
+}
+
+/**
+ * A process's threads' CPU by kind (main, libuv's pool, worker_threads, V8's helpers, the rest), and
+ * the cores it may use, now: Linux's /proc names each thread; null with any other readings (a
+ * platform without /proc cannot tell one thread's CPU from another's) or when the process is gone.
+ */
+export function readThreads(pid: number): ThreadsUsage | null {
+  return readings().mode === "proc" ? procThreads(pid) : null;
 }
