@@ -68,3 +68,41 @@ test('statsDir gives an empty folder under results/07-every-core, as a path from
   t.assert.strictEqual(r.abs, path.join(results, '07-every-core', 'cluster-2'))
   t.assert.ok(r.empty && r.same, JSON.stringify(r))
 })
+
+const nb03 = require('../../notebooks/03-frameworks.ts')
+
+test("flagsOf reads a generator's own flags, not taskset's, in either spelling", (t) => {
+  t.assert.deepStrictEqual(nb03.flagsOf('wrk -t12 -c500 -d5m --latency'), {
+    tool: 'wrk',
+    threads: 12,
+    connections: 500,
+    seconds: 300,
+  })
+  t.assert.deepStrictEqual(nb03.flagsOf('wrk -d 10m -t 4 -c 20 http://<server>:<port>/blog'), {
+    tool: 'wrk',
+    threads: 4,
+    connections: 20,
+    seconds: 600,
+  })
+  const ran =
+    'taskset -c 1 wrk -t1 -c100 -d3s --latency --timeout 10s -s harness/wrk/report.lua http://127.0.0.1:1/json'
+  t.assert.deepStrictEqual(nb03.flagsOf(ran), { tool: 'wrk', threads: 1, connections: 100, seconds: 3 })
+  t.assert.deepStrictEqual(nb03.flagsOf('oha -c 450 -z 10s'), {
+    tool: 'oha',
+    threads: null,
+    connections: 450,
+    seconds: 10,
+  })
+})
+
+test('differences names each flag that changed, and nothing where the commands agree', (t) => {
+  const ran = (command, durationSeconds) => ({ command, durationSeconds })
+  const d = nb03.differences('wrk -t12 -c500 -d5m --latency', ran('taskset -c 1 wrk -t1 -c500 -d3s --latency', 3))
+  t.assert.strictEqual(d.length, 2, d.join('; '))
+  t.assert.match(d[0], /^1 generator threads, not 12/)
+  t.assert.match(d[1], /^3 s a run, not 300 s/)
+  t.assert.deepStrictEqual(nb03.differences('wrk -t1 -c20 -d3s', ran('wrk -t1 -c20 -d3s', 3)), [])
+  const oha = nb03.differences('oha -c 450 -z 10s', ran('wrk -t1 -c450 -d10s', 10))
+  t.assert.strictEqual(oha.length, 1, oha.join('; '))
+  t.assert.match(oha[0], /^wrk in place of oha/)
+})
