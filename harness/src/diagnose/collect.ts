@@ -158,6 +158,7 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
       connections: o.connections,
       warmup: 0,
       repeats: 1,
+      report: false, // diagnose() prints the one command that reproduces the whole diagnosis
     };
     let warmup: LoadResult, load: LoadResult;
     const profiled: LoadResult[] = [];

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type AppRef, resolveApp } from "../apps/registry";
+import { atCellEnd } from "../charts/display";
 import type { StartOptions } from "../apps/start";
 import { repoRoot } from "../core/paths";
 import { settings } from "../core/settings";
@@ -112,6 +113,8 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
     rerun: (seconds) => `${command([`WATCH=${seconds}`])} (in a notebook: seconds: ${seconds})`,
   });
   const charts = diagnosisCharts(collected, evidence);
+  // Its loads print nothing of their own (a warm-up and a dozen short loads): what reproduces it is this.
+  atCellEnd(`The same diagnosis from a terminal (from the workbook's folder): \`${command()}\``);
   const report =
     (opts.report ?? true) ? writeReport(collected, reportHtml(collected, evidence, verdict, charts)) : null;
   return {
