@@ -45,7 +45,7 @@ export function differences(published: string, ran: wb.LoadResult): string[] {
     out.push(`${r.tool} in place of ${p.tool} (${why})`);
   }
   if (p.threads !== null && p.threads !== r.threads)
-    out.push(`${r.threads ?? "?"} generator threads, not ${p.threads}: one per core the generator is given`);
+    out.push(`${r.threads ?? "?"} wrk thread${r.threads === 1 ? "" : "s"}, not ${p.threads}: one per core it is given`);
   if (p.connections !== null && p.connections !== r.connections)
     out.push(`${r.connections} connections, not ${p.connections}`);
   if (p.seconds !== null && p.seconds !== ran.durationSeconds)

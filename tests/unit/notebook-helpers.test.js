@@ -99,7 +99,7 @@ test('differences names each flag that changed, and nothing where the commands a
   const ran = (command, durationSeconds) => ({ command, durationSeconds })
   const d = nb03.differences('wrk -t12 -c500 -d5m --latency', ran('taskset -c 1 wrk -t1 -c500 -d3s --latency', 3))
   t.assert.strictEqual(d.length, 2, d.join('; '))
-  t.assert.match(d[0], /^1 generator threads, not 12/)
+  t.assert.match(d[0], /^1 wrk thread, not 12/)
   t.assert.match(d[1], /^3 s a run, not 300 s/)
   t.assert.deepStrictEqual(nb03.differences('wrk -t1 -c20 -d3s', ran('wrk -t1 -c20 -d3s', 3)), [])
   const oha = nb03.differences('oha -c 450 -z 10s', ran('wrk -t1 -c450 -d10s', 10))
