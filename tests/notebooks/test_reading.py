@@ -22,7 +22,8 @@ EXECUTED = ROOT / "build" / "executed"
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
 
 REVEAL = re.compile(r"this run (?:measured|gave) \*\*(-?[\d,]*\.?\d+)\s*(x|%)?")
-NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w.])")
+# A number as prose prints it: "1,234", "0.92x" (a ratio), "241." (a sentence's end); not part of a word.
+NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:(?=x\b)|(?!\w|\.\d))")
 FENCE = re.compile(r"```.*?```", re.S)
 INLINE = re.compile(r"`[^`\n]*`")
 UNKNOWN = re.compile(r"\b(null|undefined|NaN)\b")
