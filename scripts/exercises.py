@@ -15,8 +15,9 @@ Markers (one per line, at any indentation; see solutions/README.md):
     // BEGIN STUB ... // END STUB            and replaced by this region, uncommented (it must follow END SOLUTION)
     <!-- BEGIN SOLUTION --> ... <!-- END SOLUTION -->   in Markdown (README.md, notebook text): removed
 
-Each exercise folder also gets `start/`: the generated app files again, untouched, which the check
-measures the learner's app against. exercises/README.md (the learners' entry page) is generated from
+Each exercise whose check measures the learner's app against its own starting point (check.json's
+baseline `start/...`) also gets `start/`: the generated app files again, untouched. One measured
+against another app (01-etag's baseline is apps/etag-fixed) gets none: nothing would read it. exercises/README.md (the learners' entry page) is generated from
 solutions/exercises-README.md, with the table of exercises made from each check.json.
 """
 from __future__ import annotations
@@ -182,13 +183,15 @@ def generate_one(sol: Path, dest: Path) -> None:
                 shutil.rmtree(entry)
             else:
                 entry.unlink()
+    baseline = json.loads((sol / "check.json").read_text()).get("baseline", {})
+    keeps_start = str(baseline.get("entry", "")).startswith(f"{START_DIR}/")
     for f in _files(sol):
         rel_in = f.relative_to(sol)
         rel = f"{sol.name}/{rel_in.as_posix()}"
         out = dest / rel_in
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(generate_notebook(f, rel) if f.suffix == ".ipynb" else generate_file(f, rel))
-        if rel_in.parts[0] == APP_DIR:
+        if rel_in.parts[0] == APP_DIR and keeps_start:
             start = dest / START_DIR / Path(*rel_in.parts[1:])
             start.parent.mkdir(parents=True, exist_ok=True)
             start.write_text(generate_file(f, rel, start=True))

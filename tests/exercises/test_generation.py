@@ -103,7 +103,11 @@ def test_broken_markers_fail_with_the_file_and_line(text, error):
 @pytest.mark.parametrize("name", NAMES)
 def test_each_exercise_folder_is_complete_and_carries_no_solution(name):
     folder = ROOT / "exercises" / name
-    for part in ("README.md", f"{name}.ipynb", "check.json", "app/server.js", "start/server.js"):
+    # start/ only where the check measures against it (check.json's baseline); nothing else reads it.
+    baseline = json.loads((folder / "check.json").read_text()).get("baseline", {})
+    keeps_start = str(baseline.get("entry", "")).startswith("start/")
+    assert (folder / "start").exists() == keeps_start, f"{name}: start/ {'missing' if keeps_start else 'unread'}"
+    for part in ("README.md", f"{name}.ipynb", "check.json", "app/server.js", *(["start/server.js"] * keeps_start)):
         assert (folder / part).is_file(), f"{name}: {part} is missing"
     for f in ex._files(folder):
         text = f.read_text()
@@ -111,7 +115,7 @@ def test_each_exercise_folder_is_complete_and_carries_no_solution(name):
         for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN STUB", "END STUB"):
             assert marker not in text, f"{f}: a marker was left in"
     # The learner's starting file and the check's baseline are the same code.
-    for app_file in (folder / "app").rglob("*.js"):
+    for app_file in (folder / "app").rglob("*.js") if keeps_start else []:
         start = folder / "start" / app_file.relative_to(folder / "app")
         assert app_file.read_text().split("\n", 1)[1] == start.read_text().split("\n", 1)[1]
     assert (folder / "app" / "server.js").read_text() != (ROOT / "solutions" / name / "app" / "server.js").read_text()
