@@ -2,7 +2,7 @@
  * @workbook/harness: the measurement harness of the Node Performance Workbook, as `wb.` in the
  * notebooks. Its runtime names are what at least two notebooks or exercises use, or what a learner
  * calls on a server of their own (tests/unit/architecture.test.js keeps both true, and at most 60);
- * each is documented in harness/README.md. What one lesson, a script or a sample needs besides sits
+ * each is named in harness/README.md and documented in its doc comment (`make reference`). What one lesson, a script or a sample needs besides sits
  * behind @workbook/harness/internal; grading behind @workbook/harness/exercises. The folders, lowest
  * first (each imports only from those before it): core, charts, apps, load, profiles, diagnose,
  * experiments, published, prose.

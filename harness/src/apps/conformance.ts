@@ -93,6 +93,7 @@ export const DEFAULT_CHECKS: readonly RouteCheck[] = Object.freeze([
  * POST /validate (fastify.js, express.js, elysia.js): the order of apps/frameworks/lib/payloads.js
  * is answered `{"ok":true}`; the same order with a quantity of 0 in its last line item is answered
  * 400 when validating and 200 when not. The bodies come from the apps' own module (no copy here).
+ * For `interleavedLoads`' `checks`.
  */
 export function validateChecks(validating: boolean): RouteCheck[] {
   const bodies = frameworkPayloads();

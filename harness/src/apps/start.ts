@@ -81,7 +81,9 @@ export interface AppHandle {
   /** Resolves when the spawned process exits. */
   exited: Promise<ExitInfo>;
   exitInfo(): ExitInfo | null;
+  /** The last 40 lines the app wrote to stdout. */
   stdout(): string;
+  /** The last 40 lines the app wrote to stderr. */
   stderr(): string;
   /** SIGINT to the whole process group, then SIGKILL after `timeoutMs` (default 5000). */
   stop(opts?: { signal?: NodeJS.Signals; timeoutMs?: number }): Promise<ExitInfo>;
@@ -110,6 +112,31 @@ const isNode = (runtime: string) => !/bun(\.exe)?$/.test(path.basename(runtime))
  * the probe's report of its 'listening' event), checks its probe path, and returns a handle. Fails
  * with an AppStartError that says what happened (exited, never listened, listened twice, answered an
  * error) and quotes the ends of its stdout and stderr; nothing of it is left running.
+ *
+ * `ref` is a registry name (`"hello-http"`, `"frameworks/fastify"`: the apps of `apps/`, listed in
+ * `src/apps/registry.ts`, each with a probe path); a path to a server file of your own (any string
+ * with `/`, `\` or `.`, relative to the working folder or absolute; named after its folder for
+ * `server.js`, `index.js`, `app.js` or `main.js`, else after the file); or `{ entry, name?, probe? }`.
+ * The app runs with `PORT=0`, `HOST=127.0.0.1`, `WORKBOOK_WATCH_STDIN=1` and `WORKBOOK_APP=<name>`
+ * (not overridable), on the apps' CPU (`taskset`), with the probe preloaded (`--require
+ * harness/preload/probe.cjs`) unless the runtime is Bun. An app that listens on all interfaces is
+ * loaded on 127.0.0.1 and `warning` says so. Once listening it GETs the probe path (5 s limit,
+ * redirects not followed).
+ *
+ * Codes: `WB_APP_NOT_FOUND` (no such name, the names in `hint`; or no such file), `WB_APP_SPAWN` (the
+ * runtime cannot be started), `WB_APP_EXITED` (the hint tells a clean exit from a crash),
+ * `WB_APP_SILENT` (no listen within `startTimeoutMs`), `WB_APP_LISTENED_TWICE` (several addresses and
+ * no `port`, or not the `port` asked for), `WB_APP_UNREACHABLE` (a pipe, another machine's address),
+ * `WB_APP_PROBE` (the probe failed or answered 400 or above). On Bun there is no probe, so only apps
+ * that print the workbook's listening line can be started.
+ *
+ * @example
+ * const app = await wb.startApp("your-server/server.js");
+ * try {
+ *   console.log(`${app.name} listens on ${app.url} (pid ${app.pid})`);
+ * } finally {
+ *   await app.stop();
+ * }
  */
 export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<AppHandle> {
   const app = resolveApp(ref);
@@ -287,7 +314,13 @@ export async function probeApp(
   }
 }
 
-/** Start an app, run `fn` with it, and stop it whatever happens: the safe default in cells. */
+/**
+ * Start an app, run `fn` with it, and stop it whatever happens: the safe default in cells. Resolves
+ * to `fn`'s result.
+ *
+ * @example
+ * const first = await wb.withApp("hello-http", (app) => wb.runLoad({ target: app, connections: 10 }));
+ */
 export async function withApp<T>(ref: AppRef, fn: (app: AppHandle) => Promise<T>, opts?: StartOptions): Promise<T> {
   const app = await startApp(ref, opts);
   try {
@@ -302,7 +335,13 @@ export type AppSpec = string | { key: string; app: AppRef; start?: StartOptions 
 
 /**
  * Start every app in order, run `fn` with their handles by key, and stop them all at the end,
- * whatever happens (also when one fails to start: those already started are stopped).
+ * whatever happens (also when one fails to start: those already started are stopped). Each spec is
+ * a registry name (its own key) or `{ key, app, start? }`. An empty list or a repeated key throws
+ * `WB_BAD_OPTION` before anything starts.
+ *
+ * @example
+ * const remedies = await wb.withApps(["loop-blocking", "loop-worker-pool"], (apps) =>
+ *   lesson.contentionRounds(Object.entries(apps).map(([key, app]) => ({ key, target: app }))));
  */
 export async function withApps<T>(specs: AppSpec[], fn: (apps: Record<string, AppHandle>) => Promise<T>): Promise<T> {
   const list = specs.map((s) => (typeof s === "string" ? { key: s, app: s as AppRef, start: undefined } : s));

@@ -5,7 +5,7 @@ import type { ProcessUsage } from "./usage-types";
 
 /**
  * Linux's readings, from /proc: a process's CPU time, resident memory and threads, synchronously and
- * in about 50 µs a reading (measured: harness README, "Platform readings"), and the process tree.
+ * in about 50 µs a reading (measured: harness/METHOD.md, "Platform readings"), and the process tree.
  * Used through apps/usage.ts, when the readings are "proc" (core/readings.ts).
  */
 

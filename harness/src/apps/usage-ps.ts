@@ -5,7 +5,7 @@ import type { ParentMap, ProcessUsage } from "./usage-types";
  * Readings from `ps`, which every platform the workbook runs on has: macOS's (BSD) and Linux's
  * (procps-ng). Used through apps/usage.ts where there is no /proc, or with WORKBOOK_READINGS=portable:
  * for a process without the probe (Bun, wrk), a server's worker processes, and threads. A reading
- * spawns ps: about 17 ms of wall time, 3 ms of this process's CPU (harness README, "Platform readings").
+ * spawns ps: about 17 ms of wall time, 3 ms of this process's CPU (harness/METHOD.md, "Platform readings").
  *
  * The two dialects differ in what they print:
  *   - procps (Linux): `ps -o pid=,ppid=,rss=,nlwp=,time=`, TIME as [DD-]HH:MM:SS (whole seconds);

@@ -21,7 +21,15 @@ export interface SpreadRow {
 /** A left margin as wide as the longest label: labels are never clipped (the chart widens instead). */
 const leftMargin = (labels: string[]) => Math.ceil(14 + Math.max(...labels.map((l) => textWidth(l))));
 
-/** Horizontal bars at the median with a whisker from min to max across repeats. */
+/**
+ * Horizontal bars at the median with a whisker from min to max across repeats, the median written
+ * beside each. Rows `{ label, median, min, max }` (a `Spread` spreads into one). `meta.unit` REQUIRED
+ * (the x axis label); `meta.log` OPTIONAL, default false.
+ *
+ * @example
+ * wb.show(wb.barsWithSpread(steps.map((s) => ({ label: s.label, ...s.reqPerSec })),
+ *   { unit: "req/s", log: true, title: "Every step, req/s (median and range)" }));
+ */
 export function barsWithSpread(rows: SpreadRow[], meta: ChartMeta & { unit: string; log?: boolean }): Chart {
   const labels = rows.map((r) => r.label);
   const lo = meta.log ? Math.max(1e-3, Math.min(...rows.map((r) => r.min)) / 2) : 0;
@@ -99,7 +107,11 @@ function decades(lo: number, hi: number): number[] {
  * Horizontal bars grouped by label, one bar per series inside each group, each bar labelled
  * with its value (no legend box: the series names sit beside the bars). `meta.reference` draws a
  * dashed line, e.g. at 1.0 for ratios. The left margin fits the longest label and the chart
- * widens to keep room for the bars: labels are never clipped.
+ * widens (from 640 px) to keep room for the bars: labels are never clipped. A row's `value` null
+ * draws "n/a" and no bar; `min` and `max` a whisker. `meta.title`, `meta.unit` REQUIRED; `subtitle`,
+ * `series` (their order; default: first appearance), `colours` (in that order), `digits` (of the
+ * value labels; default `fmt()`) and `log` (labelled once per decade, bars growing from the decade
+ * below the smallest value; default false) OPTIONAL.
  */
 export function groupedBars(rows: GroupedRow[], meta: GroupedMeta): Chart {
   const labels = [...new Set(rows.map((r) => r.label))];
@@ -202,8 +214,15 @@ export interface PercentileBarRow {
 
 /**
  * p50, p90 and p99 for each label as grouped bars; a figure given with its spread across runs is
- * drawn at its median with a min-max whisker. `meta.unit` defaults to "latency (ms)"; `log`,
- * `reference` (e.g. a threshold) as for groupedBars.
+ * drawn at its median with a min-max whisker (a `Spread` from `runPercentiles`: the median run, the
+ * best and worst runs); green, orange, red; a non-finite figure draws "n/a". `meta.unit` defaults to
+ * "latency (ms)"; `log`, `reference` (e.g. a threshold), `digits` as for groupedBars.
+ *
+ * @example
+ * wb.show(wb.percentileBars([
+ *   { label: "/cheap alone", ...lesson.runPercentiles(hol.alone) },
+ *   { label: "/cheap + /expensive", ...lesson.runPercentiles(hol.blocked) },
+ * ], { title: "Head-of-line blocking", log: true }));
  */
 export function percentileBars(
   rows: PercentileBarRow[],

@@ -45,7 +45,7 @@ export function showBundle(bundle: MimeBundle): void {
   newOutput().update(bundle);
 }
 
-/** Markdown with a plain-text fallback: how notebooks put measured numbers into prose. */
+/** Markdown with the same text as its plain-text face: how notebooks put measured numbers into prose. Outside a kernel it prints the text. */
 export function markdown(text: string): void {
   showBundle({ "text/markdown": text, "text/plain": text });
 }

@@ -161,7 +161,23 @@ export function foldFlame(
   return { rects: out, depth, folded: parts.join("; ") };
 }
 
-/** A static flame graph: one rect per frame, width = share of the busy total, coloured by category. */
+/**
+ * A static flame graph: stacks grow upwards, width is the share of the busy CPU samples (or of the
+ * bytes allocated, for a heap profile), colour the kind of code (the app's own red, its dependencies
+ * orange, Node blue, native teal, GC purple); hovering a frame shows its file and line. `meta.title`
+ * REQUIRED; OPTIONAL: `subtitle` (default: the samples, seconds, idle share and what was left out),
+ * `minWidth` (frames narrower than this share are left out; 0.01), `maxDepth` (40), `chain` (a chain
+ * of more than this many frames that each only call the next, such as middleware or promise
+ * plumbing, folds into one `⋯ N frames` box; 4). The text face is the title and the 12 hottest frames.
+ *
+ * A HotFrame's `attributedShare`, for the app's own frames, is its own samples plus those of the
+ * Node, native and dependency frames it called; the app's frames are ranked by it, others by `selfShare`.
+ *
+ * @example
+ * const p = await wb.cpuProfile("etag-slow", { load: { path: "/seed/v1" } });
+ * wb.show(wb.flameChart(p.flame, { title: "Flame graph: the slow server under load" }));
+ * console.log(wb.hotTable(p.flame, 8));
+ */
 export function flameChart(data: FlameData, meta: FlameChartMeta): Chart {
   const { rects, depth, folded } = foldFlame(data, meta.minWidth, meta.maxDepth, meta.chain);
   const label = (r: FlameRect) => {

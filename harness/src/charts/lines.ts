@@ -25,7 +25,15 @@ export interface LinesMeta extends ChartMeta {
   reference?: number;
 }
 
-/** Lines per series, labelled at their last point (no legend box to hunt for). */
+/**
+ * Lines per series (`{ x, y, series }` points), labelled at their last point (no legend box to hunt
+ * for; a label that would print over the one above it is moved down just enough to clear it).
+ * `meta`: `title`, `xLabel` and `yLabel` REQUIRED; `subtitle`, `text`, `logX`, `logY`, `dots`
+ * (default true), `height` (default 260), `colours` (by series name; the others take the palette in
+ * order), `reference` (a dashed horizontal line at that y) OPTIONAL. A linear y axis starts at 0 and
+ * ends at a round tick above the data; its labels share one unit (`0, 10k, 20k`; `0, 0.5M, 1M`), never
+ * SI units (`100m` would read as 100 ms).
+ */
 export function lines(points: SeriesPoint[], meta: LinesMeta): Chart {
   const series = [...new Set(points.map((p) => p.series))];
   const height = meta.height ?? 260;

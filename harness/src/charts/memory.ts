@@ -18,8 +18,9 @@ export interface MemoryRow {
 
 /**
  * Memory over time: RSS, heap total and heap used (and external memory when there is any) above
- * the share of each interval spent in garbage collection. A heap that saws back to a baseline is
- * churn; a heap whose lows climb is a leak.
+ * the share of each interval spent in garbage collection (external memory drawn when a row has more
+ * than 1 MB). A heap that saws back to a baseline is churn; a heap whose lows climb is a leak. `rows`:
+ * `watchMemory(...).rows`.
  */
 export function memoryChart(rows: MemoryRow[], meta: ChartMeta): Chart {
   const series: [keyof MemoryRow, string][] = [

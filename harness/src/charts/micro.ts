@@ -22,7 +22,11 @@ const valueText = (r: OpsRow) => `${tickLabel(r.opsPerSec)} ±${fmt(r.rme)} %${r
 /**
  * Micro-benchmark results as horizontal bars of operations per second, each with its error bar (the
  * mean ± its margin of error) and its value written beside it; a suspect row (measured as fast as an
- * empty loop) is grey and marked. Log axis by default: tasks of one suite often differ by decades.
+ * empty loop) is grey and marked. Log axis by default (`meta.log`): tasks of one suite often differ
+ * by decades. Rows `{ name, opsPerSec, rme, suspect? }`: a `MicroTask` fits.
+ *
+ * @example
+ * wb.show(lesson.opsBars(lies.tasks, { title: "Why micro-benchmarks lie", subtitle: lies.pinned }));
  */
 export function opsBars(rows: OpsRow[], meta: ChartMeta & { log?: boolean }): Chart {
   const log = meta.log ?? true;

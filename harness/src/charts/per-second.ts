@@ -110,7 +110,12 @@ export function liveSubtitle(samples: readonly SecondSample[], status: string): 
 
 /**
  * The per-second chart of a load test (a LoadResult, or anything with a label and a series): what
- * its live chart showed, to draw again after the run. Throws when there is no sample.
+ * its live chart showed, to draw again after the run. Three panels on one time axis across the
+ * warm-up and the runs: req/s per second (one line per run), p50 and p99 latency, and the CPU of the
+ * server and of the load generator with the saturation line dashed (a panel no second has figures
+ * for, such as a wrk run's latency, is left out). `meta.title` defaults to the label, `subtitle` to
+ * how to read it; `warmup: false` leaves the warm-up out. Throws a plain Error when there is no
+ * sample (the series is kept whether or not the live chart was drawn).
  */
 export function perSecond(
   result: { label: string; series: readonly SecondSample[] },

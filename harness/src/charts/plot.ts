@@ -54,7 +54,7 @@ function frame(inner: string, width: number, height: number, meta: ChartMeta): C
   return { title: meta.title, svg, text: meta.text ?? meta.title, width, height: height + top };
 }
 
-/** Several charts one above the other, as one chart (one output, one PNG). */
+/** Several charts one above the other, as one chart (one output, one PNG), their text faces joined. */
 export function stack(charts: Chart[], meta: ChartMeta): Chart {
   const width = Math.max(...charts.map((c) => c.width));
   let y = 0;
@@ -82,7 +82,15 @@ export function beside(charts: Chart[], meta: ChartMeta): Chart {
 /**
  * Show a chart as ONE output holding image/svg+xml, image/png and text/plain, so it appears
  * in trusted and untrusted JupyterLab, in exported HTML and in a terminal. Pass an Output
- * (from newOutput) to redraw in place.
+ * (from newOutput) to redraw in place. `output`: by default a new output of the running cell (outside
+ * a kernel it prints the text face to stdout); any object with an `update(bundle)` method works (the
+ * samples pass one that writes files). `png: false` leaves the PNG out.
+ *
+ * @example
+ * wb.show(wb.stack([
+ *   wb.lines(rps, { title: "Throughput vs connections", xLabel: "connections", yLabel: "req/s", logX: true }),
+ *   wb.lines(lat, { title: "Latency vs connections", xLabel: "connections", yLabel: "ms", logX: true, logY: true }),
+ * ], { title: "Concurrency sweep: hello-http", subtitle: "where throughput stops growing, and latency then" }));
  */
 export function show(chart: Chart, output: Output = newOutput(), { png = true } = {}): void {
   output.update({

@@ -4,7 +4,7 @@ import { fmt } from "../core/format";
 
 export type Cell = string | number | boolean | null | undefined;
 
-/** A fixed-width text table: the text/plain face of charts and summaries. Numbers right-aligned, two decimals at most. */
+/** A fixed-width text table: the text/plain face of charts and summaries. Every column right-aligned, integers as they are, other numbers with two decimals; `(no rows)` for none. `columns`: which, in order (default: the keys of the first row). */
 export function textTable(rows: Record<string, unknown>[], columns?: string[]): string {
   if (rows.length === 0) return "(no rows)";
   const cols = columns ?? Object.keys(rows[0]);
@@ -24,7 +24,10 @@ export function textTable(rows: Record<string, unknown>[], columns?: string[]): 
 /**
  * A Markdown table from rows of plain values, for markdown(): numbers are formatted with fmt(),
  * null and undefined show as "—", and pipes in text are escaped. Numbers are right-aligned.
- * `columns` picks and orders the columns (default: the keys of the first row).
+ * `columns` picks and orders the columns (default: the keys of the first row). `_(no rows)_` for none.
+ *
+ * @example
+ * wb.markdown(wb.markdownTable(lesson.runRows(first)));
  */
 export function markdownTable(rows: Record<string, Cell>[], columns?: string[]): string {
   if (rows.length === 0) return "_(no rows)_";

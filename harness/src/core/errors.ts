@@ -52,7 +52,19 @@ export function errorMessage(what: string, f: ErrorFields): string {
   return parts.join("\n");
 }
 
+/**
+ * Every error the harness raises on purpose about an app, a load, a tool or an option: test with
+ * `err instanceof wb.WorkbookError`, or read `err.code`. `message` is built once from the fields: the
+ * summary, `Try: <hint>`, then `--- stdout (last lines) ---` and `--- stderr (last lines) ---`. A
+ * `WB_LOAD` error thrown after the measured runs also carries the measured record in `result`.
+ *
+ * @example
+ * const caught = (app: wb.AppHandle) => wb.runLoad({ target: app, duration: 20, repeats: 1 })
+ *   .then(() => null, (e: wb.WorkbookError) => e);
+ * const crash = await wb.withApp("memory-leak", caught, { nodeArgs: ["--max-old-space-size=48"] });
+ */
 export class WorkbookError extends Error {
+  /** One of the codes of `ErrorCode`. */
   readonly code: ErrorCode;
   /** What happened, in one sentence: the message without the hint and the output tails. */
   readonly summary: string;

@@ -81,7 +81,19 @@ export function quotaContended(fp: Pick<Fingerprint, "cpuQuota" | "pinnedCores">
  * The lines for the top of every notebook: Node, V8, CPU, cores, the workbook's version, the pinning
  * and the generator that measures (when it is not wrk, why, and how to install wrk, on a line of its
  * own); a CPU quota below the pinned cores, and a memory limit, each on a line of its own; where the
- * readings come from, and once, what this platform could not measure.
+ * readings come from, and once, what this platform could not measure. E.g.
+ * `Node v26.10.0 · V8 14.6.202.34-node.34 · AMD EPYC · 2 cores · 23.5 GiB · workbook 0.1.0 · profile
+ * full · pinning apps on CPU 1, load generator on CPU 0 · measured with wrk debian/4.1.0-3+b2`.
+ * `fp`: a fingerprint to describe, e.g. a saved result's; default: this machine, now.
+ *
+ * CPU quotas: JupyterHub, Binder and containers cap a learner's CPU with a control group;
+ * `core/quota.ts` reads this process's group and its ancestors (cgroup v2 `cpu.max`, `memory.max`;
+ * v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`, `memory.limit_in_bytes`) and keeps the tightest. When
+ * the quota is below the pinned cores, the server and the generator share its CPU time whatever the
+ * pinning says: a line says so ("every figure below is contended"), every load reads `cpu.stat`
+ * before and after (`LoadResult.throttled`), its `pinning.note` ends `; contended: a CPU quota of 1
+ * CPU for 2 cores`, `saturationText` adds the throttled periods and `loadRow` a column. Without a
+ * quota none of it appears.
  */
 export function describeMachine(fp: Fingerprint = fingerprint()): string {
   const [generator, ...why] = fp.generator.split(": ");

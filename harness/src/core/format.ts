@@ -14,12 +14,12 @@ export function fmt(v: number): string {
   return v.toLocaleString("en-US", { maximumSignificantDigits: 3 });
 }
 
-/** A share (0..1) as a percentage: pct(0.123) = "12 %", pct(0.123, 1) = "12.3 %". */
+/** A share (0..1) as a percentage: pct(0.123) = "12 %", pct(0.123, 1) = "12.3 %"; "n/a" when not finite. */
 export function pct(share: number, digits = 0): string {
   return Number.isFinite(share) ? `${(share * 100).toFixed(digits)} %` : "n/a";
 }
 
-/** A ratio as "1.52x" (two decimals below 10, one below 100, none above). */
+/** A ratio as "1.52x", "15.2x", "152x" (two decimals below 10, one below 100, none above); "n/a" when not finite. */
 export function times(ratio: number): string {
   if (!Number.isFinite(ratio)) return "n/a";
   const a = Math.abs(ratio);

@@ -10,7 +10,7 @@ import { repoRoot } from "./paths";
  * autocannon (in this process, JavaScript) is the learner's first load test and feeds the live
  * chart with each second's latency; it needs a whole core to keep up with a fast Node server, so
  * against one it measures itself. wrk (C, a process of its own) drives the same server to 100 % of
- * its core at 63-80 % of its own (harness README, "How the workbook measures"). So every load that
+ * its core at 63-80 % of its own (harness/METHOD.md, "The load generators"). So every load that
  * decides a comparison runs on the **measuring generator**: wrk when it is installed, autocannon
  * when it is not (said once, with the install command). WORKBOOK_GENERATOR=autocannon|wrk forces one.
  */
@@ -44,7 +44,15 @@ function autocannonVersion(): string {
   }
 }
 
-/** The generator every comparison is measured with, on this machine. */
+/**
+ * The generator every comparison is measured with, on this machine: `name` is `"wrk"` when a `wrk`
+ * is on `PATH`, else `"autocannon"`; `version` (`"wrk debian/4.1.0-3+b2"`); `note` says why when it
+ * is not wrk, with the install command. `WORKBOOK_GENERATOR=wrk|autocannon` forces one; another
+ * value, or `wrk` without a wrk on `PATH`, throws `WB_BAD_OPTION`.
+ *
+ * @example
+ * const tools = { autocannon: "autocannon", wrk: wb.measuringGenerator().name };
+ */
 export function measuringGenerator(): GeneratorChoice {
   const forced = process.env.WORKBOOK_GENERATOR;
   if (forced && forced !== "wrk" && forced !== "autocannon")

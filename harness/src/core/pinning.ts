@@ -6,7 +6,7 @@ import { readings } from "./readings";
 /**
  * Core pinning. On these small machines the load generator and the server each want a whole core;
  * left to the scheduler they share both, and a per-round ratio between two apps swung twice as much
- * (measured on the 2-core CI machine, harness README "Measuring on few cores"). So, on Linux with two
+ * (measured on the 2-core CI machine, harness/METHOD.md, "Measuring on few cores"). So, on Linux with two
  * or more CPUs and `taskset` (util-linux), every app runs on its own core(s) and the load generator
  * (this process: autocannon and the paced loads run in it) on the first one.
  *
@@ -108,7 +108,16 @@ export function sharedCpus(p: Pick<Pinning, "server" | "generator">): number[] {
   return (cpuList(p.server ?? "") ?? []).filter((c) => generator.includes(c));
 }
 
-/** The pinning in force for this process (decided once). */
+/**
+ * The pinning in force for this process, decided once (harness/METHOD.md, "Measuring on few cores"):
+ * with two or more CPUs allowed, on Linux, with `taskset`, the apps get every allowed CPU but the
+ * first and the load generator the first (`WORKBOOK_SERVER_CPUS` and `WORKBOOK_GENERATOR_CPUS`, both
+ * in taskset's syntax, choose others; `WORKBOOK_PIN=0` turns it off). `server` and `generator` are
+ * CPU lists (`"1"`, `"0"`), null when off; `reason` says how it is set or why it is off.
+ *
+ * @example
+ * const SERVER_CORES = lesson.cpuList(wb.pinning().server ?? "")?.length ?? os.availableParallelism();
+ */
 export function pinning(): Pinning {
   decided ??= decide();
   return { ...decided };

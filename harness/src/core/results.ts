@@ -21,7 +21,14 @@ function fileName(fn: string, notebook: string): string {
 
 /**
  * Save a notebook's measurements to results/<notebook>.json with the machine fingerprint.
- * Returns the path. The file is rewritten whole on each call: pass everything measured.
+ * Returns the path. The file (`{ notebook, savedAt, fingerprint, data }`) is rewritten whole on each
+ * call, through a temporary file and a rename (a reader never sees half a file): pass everything
+ * measured. `notebook` must be a plain file name (letters, digits, `_`, `.`, `-`; not `.` or `..`); a
+ * trailing `.ipynb` is dropped; anything else throws a plain `Error`.
+ *
+ * @example
+ * wb.saveResults("00-getting-started", { first, sweep });
+ * const saved = lesson.loadResults<{ first: wb.LoadResult }>("00-getting-started"); // null if none
  */
 export function saveResults<T>(notebook: string, data: T): string {
   const file = path.join(ensureDir(resultsDir), fileName("saveResults", notebook));
@@ -32,7 +39,7 @@ export function saveResults<T>(notebook: string, data: T): string {
   return file;
 }
 
-/** A notebook's saved results, or null when it has saved none. */
+/** A notebook's saved results (see `saveResults`, which also says what a name may be), or null when it has saved none. */
 export function loadResults<T>(notebook: string): SavedResults<T> | null {
   const file = path.join(resultsDir, fileName("loadResults", notebook));
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as SavedResults<T>) : null;

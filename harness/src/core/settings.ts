@@ -17,7 +17,7 @@ export interface Settings {
   /**
    * A comparison of servers (interleavedLoads): rounds on warm servers, each server loaded once per
    * round for `roundSeconds`, in turns. Many short rounds rather than a few long ones: the machine's
-   * drift over seconds lands on both servers of a round alike (harness README, "How the workbook measures").
+   * drift over seconds lands on both servers of a round alike (harness/METHOD.md, "Interleaved rounds and paired ratios").
    */
   rounds: number;
   roundSeconds: number;
@@ -44,6 +44,25 @@ const PROFILES: Record<Settings["name"], Settings> = {
   },
 };
 
+/**
+ * The active profile, read from `WORKBOOK_PROFILE` on every call: `quick` or `full`, any case; unset
+ * or empty means `full`. Returns a fresh object. Any other value throws a plain `Error` naming it.
+ *
+ * | profile | warmupSeconds | durationSeconds | repeats | profileSeconds | rounds | roundSeconds |
+ * |---|---|---|---|---|---|---|
+ * | quick | 1 | 1 | 3 | 2 | 3 | 1 |
+ * | full | 2 | 5 | 5 | 6 | 20 | 1 |
+ *
+ * `warmupSeconds` is the discarded load before the measured runs, `durationSeconds` each measured
+ * run, `repeats` the measured runs per load, `profileSeconds` the load under a profiler (`cpuProfile`,
+ * `heapProfile`, clinic), `rounds` and `roundSeconds` the rounds of a comparison (`interleavedLoads`,
+ * the exercise checks). `diagnose` (warm-up 1 / 2 s, watched 4 / 8 s, profiled 3 / 5 s) and
+ * `microbench` (150 / 1000 ms per task, 50 / 250 ms of warm-up) keep their own durations by profile.
+ *
+ * @example
+ * const settings = wb.settings();
+ * const RUNS = { seconds: Math.max(1.5, settings.durationSeconds), rounds: settings.repeats };
+ */
 export function settings(): Settings {
   const raw = (process.env.WORKBOOK_PROFILE || "full").toLowerCase();
   if (raw !== "quick" && raw !== "full") {

@@ -30,6 +30,13 @@ export interface Spread {
   runs: number[];
 }
 
+/**
+ * A `Spread` of any list: `median` (the figure to quote), `min`, `max`, `relativeSpread` (`(max -
+ * min) / median`), `cv` (sample standard deviation over the mean; 0 for fewer than two values) and
+ * `runs`, every value in the order measured. Non-finite values are left out of `median`, `min`, `max`
+ * and `cv` but kept in `runs`. With no finite value, `median`, `min`, `max` and `relativeSpread` are
+ * NaN; `relativeSpread` is also NaN when the median is 0.
+ */
 export function spread(values: readonly number[]): Spread {
   const finite = values.filter(Number.isFinite);
   const m = median(finite);

@@ -86,7 +86,22 @@ export interface Diagnosis {
  * Diagnose a server under a short load: start it (any Node server file, or a registered app), warm
  * it up, watch its event loop, CPU, memory and GC with no profiler attached, then profile its CPU
  * and its allocations under the same load; compare the evidence with named thresholds
- * (thresholds.ts) and write one self-contained HTML report. See harness/README.md, "Diagnosis".
+ * (thresholds.ts) and write one self-contained HTML report (`results/diagnose/<app>-<time>/`, with
+ * the `.cpuprofile` and `.heapprofile`). The rules, the lines and how they were calibrated:
+ * harness/METHOD.md, "The diagnosis". The loads last 8 s with the quick profile, 15 s with full.
+ *
+ * Options: `route` ("/"), `connections` (10: enough for requests to queue behind a blocked loop; the
+ * thresholds were set at 10), `seconds` watched (4 / 8), `profileSeconds` (3 / 5), `warmupSeconds`
+ * (1 / 2), `sampleMs` (200), `live` (true), `report` (true), `load` (`runLoad` options for the
+ * requests but `target`, `path`, `connections`, `warmup`, `repeats`, `duration`, `live`), `start`.
+ * `command` is the same diagnosis from a terminal (`make diagnose APP=... ROUTE=...`). Fails like
+ * `startApp` and `runLoad`; throws `WB_BAD_OPTION` on Bun (no probe) and `WB_NO_REPORT` when the probe
+ * cannot take a profile or its samples cover less than half the watched seconds.
+ *
+ * @example
+ * const primes = await wb.diagnose("your-server/server.js", { route: "/primes?n=10000", connections: 10 });
+ * wb.markdown(primes.markdown);
+ * wb.show(primes.charts.flame);
  */
 export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise<Diagnosis> {
   const started = performance.now();

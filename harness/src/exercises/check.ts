@@ -34,6 +34,32 @@ export function checkRatio(
  * the spec's threshold. For a req/s check whose load generator was saturated, the ratio is taken
  * on the server's CPU time per request instead (req/s was the generator's limit). Every failure is
  * a result with a message, never a hang or a throw.
+ *
+ * Steps: read the spec; start the starting point (the spec's `baseline`) and the learner's app
+ * (bounded by `startTimeoutMs`, default 10000), asking the learner's first request (`app.probe`)
+ * itself, so that a crash on it is told apart from a 500; ask both the spec's `requests` and compare
+ * the answers (the reference app's, when the spec names one), failing fast on the first difference;
+ * time the background on the starting point when the spec gives a `busyShare` (`backgroundPlan`);
+ * load both in the same run (`exerciseRun`): one warm-up each (unless `warmup` is 0), then `rounds`
+ * runs each, taking turns and swapping the order every round. The ratio is "times better than the
+ * starting point" (req/s: yours over theirs; latency and heap growth: theirs over yours), the smaller
+ * of the ratio of the medians and the median of the per-round ratios, to two decimals. A heap growth
+ * below 0.25 MB counts as 0.25 MB, and `maxGrowthMB` bounds the learner's. Messages call the baseline
+ * "the starting point" unless the spec's `baselineName` says otherwise.
+ *
+ * `ref`: an exercise name ("04-hot-path" is `exercises/04-hot-path/check.json`), a path to a
+ * `check.json` or its folder, or a spec. `submissionDir`: the folder holding the learner's `app/`
+ * ("." in a notebook; default the exercise folder). `rounds`, `duration`, `warmup` default to
+ * `settings()`; `pin` default true. `details.stage` says where it stopped: `spec` (the spec is
+ * broken), `start` (missing, a syntax error, a crash at start or on the first request, never listens,
+ * answers >= 400 to it), `responses` (answers differently, or crashes answering), `load` (errors,
+ * times out or dies under load, or the check ran out of time), `ratio` (measured, pass or fail).
+ * From a terminal: `node_modules/node/bin/node scripts/check-exercise.js 04-hot-path --submission-dir
+ * solutions/04-hot-path` (exit 0 on pass, 1 on fail).
+ *
+ * @example
+ * const result = await ex.checkExercise("04-hot-path", { submissionDir: "." });
+ * ex.printCheck(result);
  */
 export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptions = {}): Promise<CheckResult> {
   const t0 = Date.now();

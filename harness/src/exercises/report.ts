@@ -161,7 +161,7 @@ function growthMessage(spec: ExerciseSpec, base: string, d: CheckDetails, rounds
   );
 }
 
-/** A friendly pass/fail (Markdown in a notebook, text elsewhere): the message, the hints, and the app's stderr on a failure. */
+/** A friendly pass/fail (Markdown in a notebook, text elsewhere): the message, the hints for the stage that failed, and the tail of the app's stderr on a failure. An exercise notebook's check cell prints FAIL and the notebook runs on; a solution notebook adds `if (!result.pass) throw ...` inside its solution markers. */
 export function printCheck(result: CheckResult): void {
   const lines = [`**${result.pass ? "✅ PASS" : "❌ FAIL"}: exercise ${result.exercise}**`, "", result.message];
   if (result.hints.length) lines.push("", "Hints:", ...result.hints.map((h) => `* ${h}`));

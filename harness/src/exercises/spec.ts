@@ -122,7 +122,16 @@ export function appRef(app: ExerciseApp, spec: ExerciseSpec, name: string): Exer
   return { entry: path.resolve(spec.dir!, app.entry), name, probe: app.probe ?? spec.app.probe ?? null };
 }
 
-/** The starting point and the learner's app of an exercise, ready for startApp/cpuProfile in a notebook. */
+/**
+ * The spec, the starting point and the learner's app of an exercise, ready for startApp, withApp and
+ * cpuProfile in a notebook (options as for checkExercise). Throws a plain Error for a missing or
+ * invalid spec (a background with both or neither of `rate` and `busyShare`, a `busyShare` outside
+ * 0-1, a latency metric without `load.rate`...).
+ *
+ * @example
+ * const apps = ex.exerciseApps("02-unblock", { submissionDir: "." });
+ * const profile = await wb.cpuProfile(apps.start, { load: { path: "/cheap" } });
+ */
 export function exerciseApps(
   ref: string | ExerciseSpec,
   opts: { submissionDir?: string; exerciseDir?: string } = {},

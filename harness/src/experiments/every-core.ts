@@ -18,7 +18,16 @@ export interface ProcessStats {
   rssMB: number;
 }
 
-/** Every process's last figures in `dir`, the primary first. A folder with none is an error that says why. */
+/**
+ * Every process's last figures in `dir`, the primary first (`role`: "single", "primary" or "worker").
+ * `apps/every-core/server.js` runs as one process (`MODE=single`), a `node:cluster` of `WORKERS`
+ * workers, or `WORKERS` processes listening with `reusePort`; with `STATS_DIR` each process writes its
+ * own figures there (`<pid>.json`, every 200 ms and as it exits). A folder with none throws
+ * `WB_NO_REPORT` naming the folder.
+ *
+ * @example
+ * const spread = lesson.spreading(lesson.readProcessStats(dir));
+ */
 export function readProcessStats(dir: string): ProcessStats[] {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^\d+\.json$/.test(f)) : [];
   if (files.length === 0) {
@@ -52,6 +61,11 @@ export interface Spreading {
   rssWorkerMB: number;
 }
 
+/**
+ * The processes' figures summed up: `workers`, `requests`, the busiest and idlest worker's share
+ * (`maxShare`, `minShare`), the primary's CPU and its share of the server's (`primaryCpuMs`,
+ * `primaryCpuShare`), and RSS in all, of the primary and of the median worker.
+ */
 export function spreading(stats: readonly ProcessStats[]): Spreading {
   const workers = stats.filter((s) => s.role !== "primary");
   if (workers.length === 0) throw new WorkbookError("WB_BAD_OPTION", "spreading: no process that answers requests");

@@ -73,7 +73,17 @@ const TIMES = { quick: { timeMs: 150, warmupMs: 50 }, full: { timeMs: 1000, warm
  * Run a micro-benchmark file of apps/ (e.g. "micro/shapes.js", built on apps/micro/lib/bench.js) in a
  * child process on the pinned Node, on the apps' CPU, and return its tasks' ops/s with their margins
  * of error. A failing file, one that prints no report, or one past `timeoutMs` throws a WorkbookError
- * with its stderr.
+ * with its stderr (`WB_NO_REPORT`, `WB_TIMEOUT`); bad `timeMs`, `warmupMs` or `processes`,
+ * `WB_BAD_OPTION`. `timeMs` per task 150 / 1000 ms (quick / full), `warmupMs` 50 / 250, `timeoutMs`
+ * 300000. The runner's guards (batches, a loop per task, sunk results, the empty-loop floor, CPU
+ * time) are described in the header of `apps/micro/lib/bench.js`. `processes` (default 1): the file
+ * run this many times, each in a fresh process; V8 settles differently from one process to the next,
+ * by more than one process's margin shows (`JSON.stringify` of one product: 3.3-5.8 µs a call from
+ * one process to the next, each within 5 %), so a gain that decides a check takes the median of a few.
+ *
+ * @example
+ * const lies = await lesson.microbench("micro/lies.js");
+ * wb.show(lesson.opsBars(lies.tasks, { title: "Why micro-benchmarks lie", subtitle: lies.pinned }));
  */
 export async function microbench(file: string, opts: MicrobenchOptions = {}): Promise<MicrobenchResult> {
   const byProfile = TIMES[settings().name];
@@ -131,7 +141,7 @@ export async function microbench(file: string, opts: MicrobenchOptions = {}): Pr
   };
 }
 
-/** The task of that name; throws, listing the tasks, when there is none. */
+/** The task of that name; throws `WB_BAD_OPTION`, listing the tasks in `hint`, when there is none. */
 export function microTask(result: MicrobenchResult, name: string): MicroTask {
   const found = result.tasks.find((t) => t.name === name);
   if (!found) {
@@ -160,7 +170,12 @@ export interface MicroGain {
 
 /**
  * `faster`'s ops/s over `slower`'s (task names of one result), with the range their margins allow; over
- * several processes, the median of each process's ratio and their range.
+ * several processes, the median of each process's ratio and their range. From one process, `low` and
+ * `high` are (ops - margin) / (ops + margin) and the other way round.
+ *
+ * @example
+ * const mega = lesson.microGain(shapes, "literals, 1 key order", "literals, 6 key orders");
+ * wb.markdown(lesson.microGainText(mega));
  */
 export function microGain(result: MicrobenchResult, faster: string, slower: string): MicroGain {
   const [f, s] = [microTask(result, faster), microTask(result, slower)];

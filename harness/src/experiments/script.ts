@@ -103,6 +103,14 @@ export interface ScriptOptions {
 /**
  * Run `file` (absolute, or relative to apps/) on a runtime of your choice and parse the last line it
  * printed as JSON; a failure, a timeout or no JSON is an error naming the script and its stderr.
+ * The kernel (the load generator, its own JIT state and heap) stays out of the measurement; the
+ * child runs on the apps' CPU when pinning is on (`pin`, default true). `timeoutMs` default 60000.
+ * Throws `WB_NO_REPORT` (failed, or no JSON line) and `WB_TIMEOUT`, with the script's stderr and, as
+ * `hint`, the command to run it in a terminal; `WB_BAD_OPTION` for a `timeoutMs` not > 0.
+ *
+ * @example
+ * const kinds = await lesson.measureScript<Record<string, Record<string, number>>>(
+ *   `${lesson.appsDir}/memory-kinds/measure.js`, { nodeArgs: ["--expose-gc"] });
  */
 export async function measureScript<T>(file: string, opts: ScriptOptions = {}): Promise<T> {
   const what = `${file.split("/").slice(-2).join("/")} ${(opts.args ?? []).join(" ")}`.trim();

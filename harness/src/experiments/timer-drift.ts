@@ -62,7 +62,14 @@ function trial(
  * The setTimeout + busy-loop experiment of "Keeping Node.js Fast": schedule a timeout of
  * `delayMs`, then keep the thread busy with synchronous work. A timer cannot fire while the
  * loop is blocked, so it runs at about max(delayMs, blockedMs). Rows come in the order of
- * `loopSizes`, each the median of `repeats` trials, run one after the other.
+ * `loopSizes`, each the median of `repeats` trials (default 5), run one after the other, in this
+ * process on purpose; before the first, the work runs once untimed at the smallest size (at most
+ * 1000) so the JIT has compiled it. `work(size)` is the synchronous work (default: `size` calls of
+ * `Math.random()`, summed so that none can be skipped); `delayMs` default 100. Throws a plain Error
+ * for an empty `loopSizes`, a negative or non-finite size or `delayMs`, or `repeats` < 1.
+ *
+ * @example
+ * const drift = await wb.timerDrift({ delayMs: 100, loopSizes: [1e5, 1e6, 1e7, 3e7] });
  */
 export async function timerDrift(opts: TimerDriftOptions): Promise<TimerDriftRow[]> {
   const delayMs = opts.delayMs ?? 100;

@@ -66,7 +66,16 @@ export interface V8ViewOptions {
   pin?: boolean;
 }
 
-/** Run a natives-syntax script of apps/ (e.g. "micro/shapes-v8.js") and return its report and the deopts V8 traced. */
+/**
+ * Run a natives-syntax script of apps/ (e.g. "micro/shapes-v8.js") and return its report (its last
+ * `{"v8view": ...}` line) and the deopts V8 traced (each `--trace-deopt` bailout: function, kind,
+ * reason such as "wrong map", the optimised code thrown away, line). `nodeArgs` default
+ * `["--allow-natives-syntax", "--trace-deopt"]`, `timeoutMs` 60000, `pin` true. Fails like `microbench`.
+ *
+ * @example
+ * const v8 = await lesson.v8View<wb.ShapesReport>("micro/shapes-v8.js");
+ * const wrongMap = v8.deopts.filter((d) => d.reason === "wrong map");
+ */
 export async function v8View<T = Record<string, unknown>>(file: string, opts: V8ViewOptions = {}): Promise<V8View<T>> {
   const who = `v8View(${file})`;
   const run = await runChild(file, {

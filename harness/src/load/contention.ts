@@ -94,7 +94,8 @@ export function combinePaced(results: PacedResult[]): ContentionTotals {
  * p50, p90 and p99 of one load, computed run by run and summarised as the median run with the best
  * and worst, for any subset of answers. `load`: "cheap" (default) or "background"; `status`: "any"
  * answer (default), "2xx", or one HTTP status (e.g. 503). Runs without a matching answer are left
- * out; `count` sums the answers.
+ * out; `count` sums the answers. Charts built from it agree with prose that quotes `p99.median`,
+ * which pooled percentiles (`latencyMs`) do not always.
  */
 export function runPercentiles(
   r: ContentionResult,
@@ -181,7 +182,20 @@ export interface ContentionRoundsOptions {
 /**
  * Measure several variants in rounds: every round runs each variant once, in an order rotated by
  * one each round (core/order.ts), so a burst of other activity on the machine spoils one run of
- * several variants rather than every run of one.
+ * several variants rather than every run of one. Head-of-line blocking, measured: for each variant a
+ * `pacedLoad` on the cheap route (default `/cheap` at 200 req/s) and at the same time one on the
+ * expensive route (`background`, default `/expensive` at 4 req/s; null for the cheap route alone).
+ * Each variant first runs once for `warmupSeconds` (discarded). `metrics: true` resets the app's
+ * `/__metrics` before each measured run and reads it after. A load's `p99` is a Spread of each run's
+ * p99: its median is the figure to compare, which one noisy run cannot move. Throws `WB_BAD_OPTION`
+ * for no variants, a repeated key, or `rounds` not an integer >= 1.
+ *
+ * @example
+ * const hol = await wb.withApp("loop-blocking", (app) => lesson.contentionRounds([
+ *   { key: "alone", target: app, background: null },
+ *   { key: "blocked", target: app, background: { path: "/expensive", rate: 3.6 }, metrics: true },
+ * ]));
+ * wb.markdown(`p99 ${wb.times(hol.blocked.cheap.p99.median / hol.alone.cheap.p99.median)} worse beside /expensive`);
  */
 export async function contentionRounds(
   variants: ContentionVariant[],

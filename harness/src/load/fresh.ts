@@ -30,6 +30,19 @@ export interface FreshLoadResult extends Outcome {
   cpuPerRequestUs: Spread | null;
 }
 
+/**
+ * For a server whose speed depends on its history (the slow etag server slows down with every
+ * request it serves): each measured run gets a fresh app, with the same warm-up and duration, so the
+ * spread across runs is the machine's noise, not the server's age. `runs` (default
+ * `settings().repeats`) fresh apps, one measured run each; `start`: options for every app; every
+ * other `runLoad` option but `target` and `repeats` (only the first app draws a live chart).
+ * `reqPerSec` and `cpuPerRequestUs` are Spreads of the apps' medians. Throws `WB_BAD_OPTION` unless
+ * `runs` is an integer >= 1, and whatever `startApp` and `runLoad` throw.
+ *
+ * @example
+ * const slow = await lesson.freshLoad("etag-slow", { path: "/seed/v1", connections: 100, label: "slow (buggy)" });
+ * wb.markdown(`**${wb.spreadText(slow.reqPerSec, "req/s", "fresh servers")}**. ${lesson.slowdownText(slow)}`);
+ */
 export async function freshLoad(ref: AppRef, opts: FreshLoadOptions = {}): Promise<FreshLoadResult> {
   const n = opts.runs ?? settings().repeats;
   if (!Number.isInteger(n) || n < 1) throw badOption("freshLoad", `runs must be an integer >= 1, got ${n}`);

@@ -52,7 +52,21 @@ export interface LoopMetricsSnapshot {
   current: LoopMetricsRow;
 }
 
-/** Read an app's /__metrics; `reset: true` also starts its histograms and series again. */
+/**
+ * Read the `/__metrics` of an app carrying `apps/lib/loop-metrics.js` (the notebook-02 apps);
+ * `reset: true` also starts its histograms and series again. Delays are Node's raw
+ * `monitorEventLoopDelay` values: an idle loop reads about `resolutionMs`; subtract it. A block longer
+ * than the interval shows as one row with `intervalMs` well above it, not as missing rows. Throws
+ * `WB_NOT_LOOPBACK`, and a plain Error when the app does not answer 200 with a loop-metrics report.
+ *
+ * @example
+ * const m = await wb.withApp("loop-blocking", async (app) => {
+ *   await (await fetch(`${app.url}/expensive`)).text();
+ *   await new Promise((r) => setTimeout(r, 1300));
+ *   return lesson.loopMetrics(app);
+ * }, { env: { WORK_ROUNDS: String(rounds) } });
+ * const blocks = lesson.blockedStretches(m); // [] when no block outlasted the interval
+ */
 export async function loopMetrics(
   target: AppHandle | string,
   opts: { reset?: boolean; timeoutMs?: number } = {},
@@ -96,7 +110,8 @@ export interface BlockedStretch {
  * The blocks longer than the series' interval, found from the series: the tick that writes a row is
  * itself a timer, so after such a block it is overdue and runs right after it, in the same timers
  * phase as the delay timer that records the block as one sample. The block therefore ends at the
- * row's `t` and lasted its `delayMaxMs` (raw: no sample was taken in between).
+ * row's `t` and lasted its `delayMaxMs` (raw: no sample was taken in between). `emptySeconds` lists
+ * the whole seconds inside a stretch, where a monitor counting samples second by second reads zero.
  */
 export function blockedStretches(snapshot: LoopMetricsSnapshot): BlockedStretch[] {
   return loopSeries(snapshot)

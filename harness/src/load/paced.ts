@@ -103,7 +103,27 @@ function check(opts: PacedOptions): URL {
   return url;
 }
 
-/** Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in. */
+/**
+ * Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in.
+ * Request i goes at start + i / rate (open loop: a slow answer does not delay the next), and its
+ * latency runs from when it was due, which is when it was sent unless this process was busy
+ * (`sendLagMs`). Head-of-line blocking needs this: autocannon's `rate` is a per-connection budget
+ * spent back to back at the start of every second (a "4 req/s" load arrives as a burst of 4), and
+ * without a rate it is a closed loop, in which a connection stuck behind a block sends nothing more.
+ *
+ * It never throws for the target's answers: non-2xx answers, socket errors and timeouts are counted,
+ * and the caller decides. One failure is retried, once: a GET or HEAD reset on a reused keep-alive
+ * connection before any answer (Node's `request.reusedSocket` race), counted in `retried`. A request
+ * due while `maxInFlight` (256) wait is not sent and counted in `skipped`. `stampHeader` (e.g.
+ * "x-request-start") carries the time each request was due as `t=<ms since the epoch>`, as a proxy
+ * stamps it, so the app can measure how long each queued. Throws before sending anything:
+ * `WB_NOT_LOOPBACK`; `WB_BAD_OPTION` for a rate or duration not > 0, or more than `maxRequests`
+ * (100000) requests.
+ *
+ * @example
+ * const alone = await wb.withApp("loop-blocking", (app) => wb.pacedLoad({ target: app, path: "/cheap", rate: 200, seconds: 2 }));
+ * console.log(`p99 ${alone.latencyMs.p99} ms over ${alone.totalRequests} answers, ${alone.non2xx} non-2xx`);
+ */
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const url = check(opts);
   const method = opts.method ?? "GET";

@@ -58,6 +58,19 @@ export interface InterleaveOptions {
  * start, fails a route check or fails a load is reported with its error and dropped from later
  * rounds; the others go on. Every app is stopped at the end, whatever happens. A target given by
  * name alone (a string) is loaded with `opts.load` and checked with `opts.checks` (default: not checked).
+ *
+ * A target `{ key, app, start?, checks?, load }`: `checks` default to the `/hello`, `/json`, `/blog`
+ * and 404 checks of `apps/frameworks/` (`[]` for none); `load` is `runLoad`'s options but `target`
+ * and `repeats`. `opts.order`: "rotate" (round r starts with target r; default) or "alternate" (every
+ * other round backwards). Never rejects for a target's sake; throws `WB_BAD_OPTION` for a repeated
+ * key. In each run's combined `load`, every run is kept in order, latency percentiles are the median
+ * across rounds (`max` the largest), counts are summed, RSS at start is the first round's and the
+ * peaks the largest.
+ *
+ * @example
+ * const pair = await wb.interleavedLoads(["etag-fixed", "etag-optimised"], { rounds: 5, load: { path: "/seed/v1" } });
+ * const opt = wb.advantage(pair.get("etag-optimised")!.rounds, pair.get("etag-fixed")!.rounds);
+ * wb.markdown(wb.advantageText("The optimised server", "the fixed one", opt));
  */
 export async function interleavedLoads(
   given: (InterleaveTarget | string)[],
@@ -223,7 +236,24 @@ export interface Advantage {
   saturatedRounds: { a: number; b: number };
 }
 
-/** How many times better `a` did than `b` in the same rounds, on the figure that measures the servers. */
+/**
+ * How many times better `a` did than `b` in the same rounds (the `rounds` of two targets of one
+ * `interleavedLoads` call), on the figure that measures the servers:
+ *
+ * | rounds saturated | `reading` | `decidedOn` |
+ * |---|---|---|
+ * | none | measured: the req/s ratio measures both servers | reqPerSec |
+ * | `a`'s only | lower bound: `a`'s req/s is a floor | cpuPerRequest |
+ * | `b`'s only | upper bound: `b`'s req/s is a floor | cpuPerRequest |
+ * | both | both capped: the req/s ratio measures the generator | cpuPerRequest |
+ *
+ * When the CPU figure could not be read, `decidedOn` stays reqPerSec and `reading` says what that
+ * ratio is worth; `ratio` is null when neither could be taken. `advantageText` writes it as a sentence.
+ *
+ * @example
+ * const vsHttp = wb.advantage(main.get("express")!.rounds, main.get("node-http")!.rounds);
+ * wb.markdown(`Express: ${wb.times(vsHttp.ratio!.median)} node:http's, taken on ${vsHttp.decidedOn}.`);
+ */
 export function advantage(a: readonly LoadResult[], b: readonly LoadResult[]): Advantage {
   const satA = a.filter((r) => r.generator.saturated === true).length;
   const satB = b.filter((r) => r.generator.saturated === true).length;

@@ -278,6 +278,27 @@ async function wrkPass(c: PassContext): Promise<Pass> {
  * whether the generator was saturated: over autocannon's steady seconds, or over wrk's whole run.
  * Every result carries the command line that reproduces it. Throws LoadTestError on unexpected
  * statuses, errors or timeouts (in the warm-up or the measured runs), or an app that dies under load.
+ *
+ * One request goes first (the preflight). With autocannon, latency is recorded for every response at
+ * microsecond resolution (autocannon's own percentiles are whole milliseconds); with wrk it is wrk's
+ * distribution, corrected for coordinated omission, rebuilt from its percentiles each at its upper
+ * value (so `mean` and `stdev` read a little above wrk's own: `stdev` 5-11 % above at 10 and 100
+ * connections; wrk's own report is in `generator.report`). `path` (default "/") is resolved against
+ * the target like a link; one that leads off loopback is refused before a request is sent.
+ * `connections` default 100, `pipelining` default 1. wrk cannot run a `rate`, `pipelining`, `HEAD` or
+ * a fraction of a second: those default to autocannon, and asking wrk for them throws `WB_BAD_OPTION`.
+ * With wrk, `statusCodes` counts each status only when some non-2xx status is allowed; otherwise it
+ * is `{ "2xx/3xx": n, "4xx/5xx": m }`, and a `4xx/5xx` fails the load.
+ *
+ * Codes: `WB_LOAD` (the preflight failed or answered an unexpected status, with a hint for a 404; the
+ * warm-up or the measured runs saw unexpected statuses, errors or timeouts, or no response: then the
+ * error carries the record in `result`), `WB_APP_DIED` (with its stderr), `WB_BAD_OPTION` (unless
+ * `repeats >= 1` and `duration > 0`), `WB_NOT_LOOPBACK`.
+ *
+ * @example
+ * const r = await wb.withApp("hello-http", (app) => wb.runLoad({ target: app, connections: 10 }));
+ * wb.markdown(wb.markdownTable(lesson.runRows(r)));
+ * wb.markdown(`${wb.saturationText(r)} Pinning: ${r.pinning.note}.`);
  */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const s = settings();

@@ -22,7 +22,13 @@ export interface RouteTiming {
  * none overlapping. For a route that blocks the event loop, this is how long each request holds it.
  * `path` may be a function, called before each request (e.g. a fresh name per request, so that no
  * cache answers). Throws on an answer other than 200 (with the start of its body; a redirect is not
- * followed) and on a non-loopback target.
+ * followed) and on a non-loopback target. `repeats` default 5, `warmup` 1, `timeoutMs` 30000.
+ * The work per request depends on the machine, so notebook 02 times it first and derives each rate
+ * from it (`rateForShare`).
+ *
+ * @example
+ * const work = await wb.withApp("loop-blocking", (app) => lesson.timeRoute(app, "/expensive", { repeats: 5 }));
+ * const rate = lesson.rateForShare(0.4, work.ms.median, { seconds: 5 });
  */
 export async function timeRoute(
   target: AppHandle | string,
@@ -62,7 +68,8 @@ export async function timeRoute(
  * The request rate at which work costing `costMs` of one thread per request keeps that thread busy
  * `share` of the time: share x 1000 / costMs, rounded to two significant digits (share 0.4, 110 ms ->
  * 3.6 req/s; share 2 is twice what one thread can serve: an overload). With `seconds`, throws when a
- * run of that length would get fewer than `minPerRun` requests (default 1).
+ * run of that length would get fewer than `minPerRun` requests (default 1). Throws `WB_BAD_OPTION`
+ * for a share or cost that is not > 0.
  */
 export function rateForShare(
   share: number,

@@ -8,7 +8,7 @@ import { type ReadingsMode, readings } from "../core/readings";
  *     chart reads /proc/<pid>/stat each second;
  *   - "portable" (macOS, or WORKBOOK_READINGS=portable): wrk runs under `sh -c 'wrk ...; times'`, and
  *     the shell's `times` builtin (POSIX, in every sh) prints its children's user and system time as it
- *     ends: the same figure as /proc's to the 10 ms tick (measured: harness README, "Platform
+ *     ends: the same figure as /proc's to the 10 ms tick (measured: harness/METHOD.md, "Platform
  *     readings"). No per-second figure: ps's TIME has whole seconds on Linux;
  *   - "none": null. Never 0: a 0 would call the generator never saturated.
  */

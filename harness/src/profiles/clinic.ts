@@ -158,19 +158,35 @@ export function readDoctorData(htmlPath: string): DoctorData {
   return JSON.parse(html.slice(start, end)) as DoctorData;
 }
 
-/** clinic doctor on an app under load: the report, its sampled data and its verdict. */
+/**
+ * clinic doctor on an app under load: the report, its sampled data and its verdict. clinic 13 is no
+ * longer maintained; on Node 26 it works when run as here: `NO_INSIGHT=1` (without a terminal it
+ * otherwise waits on an analytics prompt and exits silently), the pinned Node first on `PATH`, and
+ * the load (autocannon, pinned to the generator's CPU) given to `--on-port`, after which clinic stops
+ * the app and writes its report (stopping `clinic flame` with SIGINT hangs). bubbleprof is left out:
+ * with `--on-port` the app never exits on Node 20-26. Any server file works: clinic finds the port.
+ * Options: `seconds` (`settings().profileSeconds`), `connections` (100), `path` (the registry's probe
+ * path, else `/`), `start`, `timeoutMs` (180000, analysis included). Results go under
+ * `results/clinic/<app>-<tool>-<time>/`. Throws `WB_TIMEOUT` past `timeoutMs` and `WB_NO_REPORT` when
+ * clinic wrote no report, each with the end of clinic's output.
+ *
+ * @example
+ * const doctor = await lesson.clinicDoctor("etag-slow", { connections: 100 });
+ * wb.show(lesson.doctorChart(doctor, { title: "clinic doctor on the slow server, drawn from its own samples" }));
+ * wb.markdown(lesson.doctorText(doctor));
+ */
 export async function clinicDoctor(ref: AppRef, opts: ClinicOptions = {}): Promise<DoctorResult> {
   const r = await runClinic("doctor", ref, opts);
   return { ...r, tool: "doctor", data: readDoctorData(r.html) };
 }
 
-/** clinic flame on an app under load: the interactive HTML report, its data folder and a summary of its samples. */
+/** clinic flame on an app under load (options and errors as clinicDoctor): the interactive HTML report, its data folder and a summary of its samples (the frames on top of the stack by `selfShare`, and the app's own JavaScript frames). A tick address V8 could not resolve is left out of its stack by 0x, so its time counts as the self time of the nearest resolved frame below. Throws a plain Error when its data folder holds no samples file. The workbook's own flame graphs come from `cpuProfile`. */
 export async function clinicFlame(ref: AppRef, opts: ClinicOptions = {}): Promise<FlameResult> {
   const r = await runClinic("flame", ref, opts);
   return { ...r, tool: "flame", data: readFlameSamples(r.dataDir, path.dirname(resolveApp(ref).entryPath)) };
 }
 
-/** Doctor's samples drawn as four panels (loop delay, CPU, heap with GCs, handles); the subtitle names doctor's verdict. */
+/** Doctor's samples drawn as four panels (loop delay, CPU, heap with GCs, handles); the subtitle names doctor's verdict; the text face is a table of the samples (the first of each twentieth of the time axis). Throws a plain Error when the data has no samples. */
 export function doctorChart(r: DoctorResult, meta: ChartMeta): Chart {
   return doctorCharts(doctorSeries(r.data), doctorGcTimes(r.data), {
     ...meta,

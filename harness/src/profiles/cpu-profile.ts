@@ -52,7 +52,18 @@ export function profileDir(kind: string, name: string): { dir: string; done: () 
 /**
  * Profile an app under load with `node --cpu-prof`: start it with the flag, load it, stop it with
  * SIGINT (the harness's probe makes any app exit cleanly on it, so V8 writes the profile), then
- * analyse. A failure leaves no empty folder behind.
+ * analyse. A failure leaves no empty folder behind. `load`: `runLoad` options but `target`, `warmup`,
+ * `repeats` and `duration` (the profile is one run of `seconds`, default `settings().profileSeconds`,
+ * with no warm-up; any of those throws `WB_BAD_OPTION` before the app starts); default 100
+ * connections on `/`. `intervalUs` (`--cpu-prof-interval`) default 1000; `stopTimeoutMs` default 15000.
+ * `file` is the `.cpuprofile` under `results/profiles/<app>-<time>/` (Chrome DevTools, speedscope);
+ * `command` the app's command with the flags that wrote it, `load.command` the load that ran
+ * meanwhile (`toolText` prints both). Throws `WB_NO_REPORT`, with the app's output, when no profile
+ * was written (an app whose own SIGINT handler never exits, or that was killed).
+ *
+ * @example
+ * const p = await wb.cpuProfile("etag-slow", { load: { path: "/seed/v1" } });
+ * console.log(wb.hotTable(p.flame, 8));
  */
 export async function cpuProfile(ref: AppRef, opts: CpuProfileOptions = {}): Promise<CpuProfileResult> {
   const name = resolveApp(ref).name;

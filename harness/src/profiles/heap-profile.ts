@@ -48,7 +48,13 @@ export interface HeapProfileResult {
 
 /**
  * A sampling heap profile of an app under load (V8's HeapProfiler, driven by the harness's probe
- * inside the app): where the bytes were allocated, by call stack. The same face as cpuProfile.
+ * inside the app): where the bytes were allocated, by call stack. The same face as cpuProfile (the
+ * same `load` rules). `includeCollected` true (default) samples every allocation, also what the GC
+ * collected (the sites behind GC pressure); false only what is still alive (the sites behind a leak).
+ * `intervalBytes` default 32768. `file` is the `.heapprofile` under `results/heap-profiles/` (Chrome
+ * DevTools' Memory tab); `flame` widths are bytes. `command` is the nearest a learner would type
+ * (`--heap-prof --heap-prof-dir=... --heap-prof-interval=...`, written when the app exits); the probe
+ * drives the same sampler through the inspector, so start-up is left out.
  */
 export async function heapProfile(ref: AppRef, opts: HeapProfileOptions = {}): Promise<HeapProfileResult> {
   const fixed = (["warmup", "repeats", "duration"] as const).filter(

@@ -6,7 +6,7 @@ import { WorkbookError } from "../core/errors";
  * reads): the objects alive, grouped by constructor, and the chain of references that keeps an
  * object alive from a GC root. Written here rather than taken from memlab: memlab's packages bring
  * puppeteer (a browser download, for the browser leaks it was built for) to read a format that is
- * documented and small enough to read in a page of code (harness/README.md says so too).
+ * documented and small enough to read in a page of code (harness/METHOD.md says so too).
  */
 interface Meta {
   node_fields: string[];

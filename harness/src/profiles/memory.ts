@@ -29,7 +29,7 @@ export interface MemoryUsageMB {
   arrayBuffers: number;
 }
 
-/** The app's memory right after a full garbage collection: what is still alive, not alive plus garbage. */
+/** The app's memory in MB right after a full garbage collection (asked of its probe): what is still alive, not alive plus garbage. Throws `WB_BAD_OPTION` for an app with no probe. */
 export async function heapAfterGc(app: AppHandle): Promise<MemoryUsageMB> {
   const u = await probeOf(app, "reading the heap").request<Record<keyof MemoryUsageMB, number>>("heap-after-gc");
   return {
@@ -101,7 +101,17 @@ export function gcSummary(gcMs: number, count: number, wallMs: number, reqPerSec
   };
 }
 
-/** Load an app while its probe samples memory and GC; return the load, the rows, GC's share and the heap's slope. */
+/**
+ * Load an app while its probe samples memory and GC (every `sampleMs`, default 250); return the load,
+ * the rows, GC's share and the heap's slope (least squares). `load` REQUIRED: `runLoad` options but
+ * `target`. `retained` (default true): the heap alive after a full GC before and after the load.
+ * `gc.perRequestUs` is GC time per answered request (it does not grow with the load). Needs the probe
+ * (Node, not Bun). Throws `WB_NO_REPORT` when the probe sent fewer than two samples during the load.
+ *
+ * @example
+ * const leak = await wb.watchMemory("memory-leak", { load: { path: "/reviews?product=7", rate: 300, repeats: 1, warmup: 0 } });
+ * wb.show(wb.memoryChart(leak.rows, { title: "memory-leak, 300 requests/s" }));
+ */
 export async function watchMemory(ref: AppRef, opts: WatchOptions): Promise<MemoryWatch> {
   const sampleMs = opts.sampleMs ?? 250;
   return withApp(
@@ -164,6 +174,17 @@ export interface HeapSnapshotsResult extends HeapDiff {
  * Two heap snapshots of an app under load, some seconds apart, compared in a child process: which
  * groups of objects grew (by count and bytes) and the chain of references from a GC root to the
  * newest large object of the group that grew most. Writing a snapshot pauses the app for a while.
+ * The snapshots, hundreds of MB once parsed, never sit in the kernel. `load` REQUIRED: `runLoad`
+ * options but `target`, `duration`, `repeats` and `warmup` (a `rate` keeps a leak readable); `at`: the
+ * seconds into the load of the two snapshots (default [1, 3]; the load lasts at[1] + 1 s); throws
+ * `WB_BAD_OPTION` unless they increase. `command` is the same from a terminal: the app with
+ * `--heapsnapshot-signal=SIGUSR2`, then `kill -USR2 <pid>` at each moment (the probe calls
+ * `v8.writeHeapSnapshot` instead). The reader is the harness's own, not memlab (whose packages bring
+ * puppeteer, a browser download, to read a small documented format).
+ *
+ * @example
+ * const snaps = await wb.heapSnapshots("memory-leak", { load: { path: "/reviews?product=7", rate: 300 } });
+ * wb.markdown(wb.retainerText(snaps.path));
  */
 export async function heapSnapshots(ref: AppRef, opts: HeapSnapshotsOptions): Promise<HeapSnapshotsResult> {
   const at = opts.at ?? [1, 3];

@@ -44,7 +44,7 @@ const matches = (f: Frame, ref: FrameRef) =>
   (ref.file === undefined || f.file.endsWith(ref.file)) &&
   (ref.line === undefined || f.line === ref.line);
 
-/** The frame's self samples by source line (V8's positionTicks), most samples first. Throws when no frame matches. */
+/** The frame's self samples by source line (V8's positionTicks), most samples first; `share` of the frame's own samples, `text` the line read from the file (null when unreadable). V8 books its builtins (`JSON.stringify`) to the calling function, so a line is often the only place they show. Takes `cpuProfile(...).profile`. Throws when no frame matches. */
 export function selfTicksByLine(profile: V8CpuProfile, ref: FrameRef): { samples: number; lines: LineTicks[] } {
   const byLine = new Map<number, number>();
   let url: string | null = null;
@@ -152,7 +152,17 @@ function relatives(flame: FlameData, ref: FrameRef, fn: string, side: "callees" 
 /**
  * Every frame drawn above `ref` in the flame graph (what it called, to any depth), merged by
  * frame and level, hottest first. Frames below the flame graph's minimum width are left out.
- * Throws when the flame graph has no rectangle for `ref`.
+ * Throws when the flame graph has no rectangle for `ref`. `ref.name` is the function's name as the
+ * profile has it; `ref.file` the end of its path (`"etag-slow/util.js"`); `ref.line` the line it
+ * starts on. V8 reports every arrow or anonymous function as `(anonymous)`: the line tells them apart.
+ *
+ * @example
+ * const hot = slowProfile.flame.hottestUser!;
+ * const ref = { name: hot.name, file: hot.file, line: hot.line }; // "(anonymous)", "apps/etag-slow/util.js", 33
+ * const callees = lesson.calleesOf(slowProfile.flame, ref).filter((c) => c.level <= 3);
+ * const lines = lesson.selfTicksByLine(slowProfile.profile, ref).lines.slice(0, 4);
+ * lesson.frameSource(hot); // "server.on('after', (req, res) => {"
+ * const etag = lesson.fileShare(fixedProfile.flame, "etag-fixed/util.js"); // { share, frames }
  */
 export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
   const out = new Map<string, CalleeRow>();

@@ -134,7 +134,23 @@ export function spreadText(s: MeasuredSpread, profile: string, show: (v: number)
   return `${show(lo)}–${show(hi)} in ${all.length} ${profile} runs (${how})`;
 }
 
-/** The checks of a notebook (named, to print each threshold's measured spread and keep the figures), or of anything else. */
+/**
+ * The checks of a notebook (named, to print each threshold's measured spread and keep the figures),
+ * or of anything else: what must hold of any run, in one place, each one sentence saying what was
+ * required and what was measured. `expect(ok, what)`; `atLeast(what, value, limit)` (a number, or a
+ * Spread whose median counts); `below(what, value, limit, unit?)`; `skip(what, reason?)` (printed
+ * "skipped ...: not measured on this platform"); `clean(loads, allowed?)` (no errors, timeouts or
+ * unexpected statuses; no loads at all fails). A `null` value (a reading this platform could not
+ * take) skips the check; `NaN` (measured, but no figure came out) still fails. `done()` prints every
+ * line as ok, skipped or FAILED with the counts, and throws a plain Error naming the failed ones, so
+ * CI fails with the whole list. Every method but `done` returns the checklist, so calls chain.
+ *
+ * @example
+ * const checks = wb.checklist();
+ * checks.atLeast("fixed over slow, req/s", fixRatio, 30);
+ * checks.clean([fixed, ...slow.runs]);
+ * checks.done();
+ */
 export function checklist(notebook?: string): Checklist {
   return new Checklist(notebook ?? null);
 }

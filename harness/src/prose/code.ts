@@ -39,6 +39,15 @@ export function codeExcerpt(file: string, from: string | number = 1, to?: number
   return `\`apps/${file}\`, ${where}:\n\n\`\`\`${lang(file)}\n${body}\n\`\`\``;
 }
 
+/**
+ * The code under test, shown in the notebook: lines `from` to `to` (1-based, inclusive) of a file
+ * under `apps/`, or, when `from` is a string, the function or block that starts at the first line
+ * containing it (up to its closing brace at the same indentation); the comment lines just above are
+ * included. Throws `WB_BAD_OPTION` for a missing file or no matching line.
+ *
+ * @example
+ * wb.showCode("hello-http/server.js", "const body");
+ */
 export function showCode(file: string, from?: string | number, to?: number): void {
   markdown(codeExcerpt(file, from, to));
 }
@@ -59,6 +68,12 @@ export function codeDiff(a: string, b: string): string {
   return `\`\`\`diff\n${out.join("\n")}\n\`\`\``;
 }
 
+/**
+ * A line diff of two files under `apps/`, each changed line with its number in its own file.
+ *
+ * @example
+ * wb.showDiff("etag-slow/util.js", "etag-fixed/util.js");
+ */
 export function showDiff(a: string, b: string): void {
   markdown(codeDiff(a, b));
 }

@@ -15,7 +15,7 @@ export { commandText } from "../load/report";
  * notebook's prose stays true whatever the numbers: a cell renders them with markdown().
  */
 
-/** "61,234 req/s (median of 3 runs, 57,630–65,270)". */
+/** "61,234 req/s (median of 3 runs, 57,630–65,270)", or just the median for one value. */
 export function spreadText(s: Spread, unit: string, of = "runs"): string {
   const n = s.runs.length;
   if (n <= 1) return `${fmt(s.median)} ${unit}`;
@@ -57,7 +57,9 @@ export function readingText(reading: RatioReading): string {
 /**
  * One sentence on how `a` compares with `b` (an Advantage from advantage()): the ratio on the figure
  * that measures the servers, its spread, and why that figure. E.g. "Fastify needed 0.61x Express's CPU
- * time per request: 1.64x better (median of 5 rounds, 1.52x–1.70x); ...".
+ * time per request: 1.64x better (median of 5 rounds, 1.52x–1.70x); ...". From six rounds on, the
+ * ratio is quoted with the 95 % interval of its median instead of its range ("1.45x (median of 20
+ * rounds, 95 % interval 1.41x–1.46x)").
  */
 export function advantageText(a: string, b: string, adv: Advantage): string {
   if (adv.ratio === null) return `${a} and ${b} have no round in common: no ratio.`;
@@ -72,7 +74,7 @@ export function advantageText(a: string, b: string, adv: Advantage): string {
   return `${a} ${how}: ${why}.`;
 }
 
-/** Where the load generator stood in a load's runs: one sentence, with the threshold. */
+/** Where the load generator stood in a load's runs: one sentence, with the 90 % line ("The load generator kept up: wrk used … % of a core …"); under a CPU quota, how many periods it throttled. Where the generator's CPU was not read, it says whether it kept up is unknown. */
 export function saturationText(r: Pick<LoadResult, "generator" | "runs"> & { throttled?: Throttling | null }): string {
   return generatorText(r) + (r.throttled ? ` ${throttledText(r.throttled)}` : "");
 }
@@ -126,7 +128,11 @@ const OPENS_IN: Record<string, string> = {
 /**
  * What a profile (or a diagnosis) ran and what it wrote, for a learner to repeat without the
  * workbook: the files as paths from the workbook's folder, each with what opens it, then the
- * commands in one fenced block (the server's, then the load that ran meanwhile).
+ * commands in one fenced block (the server's, then the load that ran meanwhile). A `.cpuprofile`
+ * opens in Chrome DevTools' Performance panel or speedscope, a `.heapprofile` or `.heapsnapshot` in its
+ * Memory panel, a report in a browser. Takes a CpuProfileResult, HeapProfileResult or
+ * HeapSnapshotsResult as it is, or `{ command: d.server, files: [d.report, ...d.files], load: d.load }`
+ * for a Diagnosis.
  */
 export function toolText(r: {
   command: string;

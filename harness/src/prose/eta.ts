@@ -25,7 +25,15 @@ export function etaSeconds(plan: EtaPlan = {}): number {
   return targets * (warmup + rounds * (duration + 0.3)) + (plan.extra ?? 0);
 }
 
-/** Print what a cell is about to do and how long it will take: "Takes about 2 min (profile "full"): the table, 12 apps in rounds." */
+/**
+ * Print what a cell is about to do and how long it will take: "Takes about 2 min (profile "full"):
+ * the table, 12 apps in rounds." The estimate is targets x (warmup + rounds x (duration + 0.3)) +
+ * extra seconds: `targets` default 1, `rounds` default `settings().repeats`, `duration` and `warmup`
+ * the profile's, `extra` 0 (profilers writing, clinic analysing). Returns the seconds.
+ *
+ * @example
+ * wb.eta("fixed and optimised in turns", { targets: 2, rounds: 5 });
+ */
 export function eta(what: string, plan: EtaPlan = {}): number {
   const seconds = etaSeconds(plan);
   markdown(`**Takes ${durationText(seconds)}** (profile "${settings().name}"): ${what}.`);

@@ -29,6 +29,7 @@ export function slowdownCount(fresh: FreshLoadResult, factor = 1.2): { climbing:
   return { climbing, of: seconds.length };
 }
 
+/** In how many fresh servers the last measured second's p99 was more than `factor` times the first's: all (the servers slow down as they serve), none, or some. */
 export function slowdownText(fresh: FreshLoadResult, factor = 1.2): string {
   const { climbing, of } = slowdownCount(fresh, factor);
   const head = `In **${climbing} of ${of}** fresh servers the p99 of the last measured second was more than ${factor}x that of the first`;
@@ -56,7 +57,7 @@ export function doctorText(d: DoctorResult): string {
   );
 }
 
-/** How close a server came to its ceiling (a plain node:http server doing the same work): "92 % of its ceiling (rounds 88–97 %)". */
+/** How close a server came to its ceiling (a plain node:http server doing the same work), from round-by-round fractions: within 10 %, short by how much, or above it (check that the two still do the same work): "92 % of its ceiling (rounds 88–97 %)". */
 export function ceilingText(server: string, ceiling: string, fraction: Spread): string {
   const range = `rounds ${pct(fraction.min)}–${pct(fraction.max)}`;
   if (fraction.min > 1)

@@ -59,7 +59,11 @@ export const SHOWS_FROM = 1.15;
  * The paragraph on one route: the optimised code's share of the request, the micro-gains, the
  * predicted request-level gain (Amdahl) beside the measured one with its spread, and the conclusion
  * chosen from the measurement: "a few percent" when it stayed below SHOWS_FROM, "it shows" above,
- * "not clear" above it when a round saw no gain (the machine's noise as large as the effect).
+ * "not clear" above it when a round saw no gain (the machine's noise as large as the effect), and how
+ * the prediction did (within the measured range, within 10 % of the median, or off by how much).
+ *
+ * @example
+ * wb.markdown(lessons.map(lesson.requestLessonText).join("\n\n"));
  */
 export function requestLessonText(l: RequestLesson): string {
   const share = l.parts.reduce((s, p) => s + p.share, 0);

@@ -13,7 +13,16 @@ export interface Prediction {
   unit: string;
 }
 
-/** Keep a guess and show it: `const p = wb.predict("req/s at 10 connections", null, "req/s")`. */
+/**
+ * Predict, then measure: show the question and the learner's guess (null until they type one) and
+ * return it for `reveal`. With `unit: "x"`, numbers are written as ratios. In CI the guesses stay null
+ * and nothing depends on them.
+ *
+ * @example
+ * const guessRps = wb.predict("requests per second at 10 connections", null, "req/s");
+ * // ... measure ...
+ * wb.reveal(guessRps, first.reqPerSec.median);
+ */
 export function predict(question: string, guess: number | string | null, unit = ""): Prediction {
   const shown =
     guess === null
@@ -42,7 +51,7 @@ export function revealText(p: Prediction, actual: number | string): string {
   return `You predicted ${guess} for "${p.question}"; this run measured ${measured}: ${close}.`;
 }
 
-/** Show the guess beside the measurement. */
+/** Show the guess beside the measurement: "within 25 % of it", or how many times the guess. */
 export function reveal(p: Prediction, actual: number | string): void {
   markdown(revealText(p, actual));
 }

@@ -27,7 +27,10 @@ export function runRows(r: LoadResult): Record<string, Cell>[] {
 /**
  * One row for a whole load (its runs' medians and ranges), labelled: req/s, transfer/s, the server's
  * CPU time per request, latency at p50, p75, p90 and p99 (wrk's distribution, as the 2022 table
- * gave it), and the generator with the runs it was saturated in.
+ * gave it), and the generator with the runs it was saturated in ("one run" when there is no range).
+ *
+ * @example
+ * wb.markdown(wb.markdownTable(sweep.map((r) => wb.loadRow(`${r.connections} connections`, r))));
  */
 export function loadRow(label: string, r: LoadResult): Record<string, Cell> {
   return {

@@ -46,6 +46,13 @@ const OSGOOD = {
   generatorOnServer: true,
 };
 
+/**
+ * The studies that turn on how many threads serve the requests (notebook 07): Elysia on Bun and
+ * Encore.ts (2025), Perfect and Zewo (2016), Osgood 0.2 against Node 12.7 (2019). `generatorOnServer`
+ * is true, false or null (not stated): Elysia's oha and Osgood's wrk ran on the machine they measured,
+ * the Swift study's wrk on a second one. None gives the cores its server had, so `cores` is null
+ * throughout and `perCore` returns null for them rather than guess.
+ */
 export const publishedThreading: readonly PublishedThreadingRow[] = [
   {
     ...ELYSIA,

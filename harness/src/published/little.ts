@@ -19,7 +19,17 @@ export interface InFlight {
   busyShare: number;
 }
 
-/** One row read with Little's law. */
+/**
+ * One row, published or measured, read with Little's law: the row plus `inFlight` (req/s x mean
+ * latency, the requests waiting on an answer on average) and `busyShare` (inFlight / connections).
+ * With a closed-loop generator (autocannon, wrk) every open connection is nearly always waiting, so a
+ * share far below 1 says something besides the server set the pace: the generator, or connections
+ * that never opened. `name` is for sentences, `label` for tables.
+ *
+ * @example
+ * const ours = [fixed].map((l) => lesson.littlesLaw({ name: l.label, label: `this run: ${l.label}`,
+ *   connections: l.connections, reqPerSec: l.reqPerSec.median, meanLatencyMs: l.latencyMs.mean }));
+ */
 export function littlesLaw(row: Omit<InFlight, "inFlight" | "busyShare">): InFlight {
   const inFlight = (row.reqPerSec * row.meanLatencyMs) / 1000;
   return { ...row, inFlight, busyShare: inFlight / row.connections };

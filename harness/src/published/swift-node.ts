@@ -94,6 +94,15 @@ const threadsTest: SwiftNodeTest = {
   generatorOnServer: null,
 };
 
+/**
+ * The 2016 server-side Swift vs Node study (a 2012 Mac mini, OS X 10.11.6, release builds; paid for by
+ * PerfectlySoft, its author on the Perfect and Vapor teams): routes `/blog` and `/json`, each with the
+ * workbook's route that answers the same; three kinds of test (routes under `wrk -d 10m -t 4 -c 20`
+ * from a second machine; memory at start-up and under two 1-min loads, the ones notebook 03 runs;
+ * threads), with `generatorRan` null where the study does not say. Its results are charts only, so
+ * there are no figures to set beside a run; no Swift server runs here (`note` says why).
+ * `publishedThreading` takes its Perfect and Zewo rows from here.
+ */
 export const publishedSwiftNode: SwiftNodeStudy = {
   title: "Server-side Swift vs Node (2016)",
   source:
