@@ -33,3 +33,14 @@ test('loadResults reads back what saveResults wrote, null when nothing was saved
   t.assert.strictEqual(out.missing, null)
   for (const e of out.errors) t.assert.match(e, /^loadResults: notebook name must be a plain file name/)
 })
+
+test('a relative WORKBOOK_RESULTS_DIR is taken from the workbook folder, wherever the process runs', () => {
+  const root = path.resolve(__dirname, '..', '..')
+  const code = "process.stdout.write(require('@workbook/harness/internal').resultsDir)"
+  const out = execFileSync(process.execPath, ['-e', code], {
+    cwd: path.join(root, 'notebooks'), // where a kernel runs
+    env: { ...process.env, WORKBOOK_RESULTS_DIR: 'build/elsewhere/results' },
+    encoding: 'utf8',
+  })
+  require('node:assert').strictEqual(out, path.join(root, 'build', 'elsewhere', 'results'))
+})

@@ -5,8 +5,13 @@ import path from "node:path";
 export const repoRoot: string = path.resolve(__dirname, "..", "..", "..");
 /** `<repoRoot>/apps`. */
 export const appsDir: string = path.join(repoRoot, "apps");
-/** Where notebooks save their measurements and reports (ignored by git): `WORKBOOK_RESULTS_DIR` if it is set when the harness is loaded, else `<repoRoot>/results`. */
-export const resultsDir: string = process.env.WORKBOOK_RESULTS_DIR || path.join(repoRoot, "results");
+/**
+ * Where notebooks save their measurements and reports (ignored by git): `WORKBOOK_RESULTS_DIR` if it is
+ * set when the harness is loaded, else `<repoRoot>/results`. A relative WORKBOOK_RESULTS_DIR is taken
+ * from the workbook's folder, as make's commands give it: a kernel runs in notebooks/ and an app's
+ * probe in the workbook's folder, and both must write to the same place.
+ */
+export const resultsDir: string = path.resolve(repoRoot, process.env.WORKBOOK_RESULTS_DIR || "results");
 
 export function ensureDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true });
