@@ -287,6 +287,11 @@ test('ceilingText: close to the ceiling, short of it, or above it in every round
   t.assert.strictEqual(short, 'Express reached **60 %** of its ceiling: 40 % short (rounds 50 %–70 %).')
   const above = ceilingText('Koa', 'its ceiling', spread([1.1, 1.2, 1.3]))
   t.assert.match(above, /^Koa ran above its ceiling in every round \(rounds 110 %–130 %\): check that the two still do/)
+  // One round is "one round", never a range with equal ends (51 %–51 %).
+  t.assert.strictEqual(
+    ceilingText('etag-optimised', 'etag-ceiling', spread([0.51])),
+    'etag-optimised reached **51 %** of etag-ceiling: 49 % short (one round).',
+  )
 })
 
 test('ceilingText does not call a median well above the ceiling "within 10 %"', (t) => {

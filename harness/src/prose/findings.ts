@@ -59,7 +59,7 @@ export function doctorText(d: DoctorResult): string {
 
 /** How close a server came to its ceiling (a plain node:http server doing the same work), from round-by-round fractions: within 10 %, short by how much, or above it (check that the two still do the same work): "92 % of its ceiling (rounds 88–97 %)". */
 export function ceilingText(server: string, ceiling: string, fraction: Spread): string {
-  const range = `rounds ${pct(fraction.min)}–${pct(fraction.max)}`;
+  const range = fraction.runs.length > 1 ? `rounds ${pct(fraction.min)}–${pct(fraction.max)}` : "one round";
   if (fraction.min > 1)
     return `${server} ran above ${ceiling} in every round (${range}): check that the two still do the same work.`;
   if (fraction.median > 1.1)
