@@ -162,7 +162,9 @@ export function loadReport(loads: readonly LoadResult[]): string {
   if (loads.length <= FOLD_ABOVE) return [...lines, ...flagged, commandText(...loads)].join("\n\n");
   const count = new Map<Pace, number>();
   for (const r of loads) count.set(paceOf(r), (count.get(paceOf(r)) ?? 0) + 1);
-  const summary = [...count].map(([pace, n]) => `the ${pace} in ${n}`).join(", ");
+  const summary = [...count]
+    .map(([pace, n]) => (pace === "not measured" ? `not measured in ${n}` : `the ${pace} in ${n}`))
+    .join(", ");
   const folded = `<details><summary>What set the pace of these ${loads.length} loads: ${summary}</summary>\n\n${lines.join("\n\n")}\n\n</details>`;
   return [folded, ...flagged, commandText(...loads)].join("\n\n");
 }
