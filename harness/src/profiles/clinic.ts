@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type AppRef, resolveApp } from "../apps/registry";
 import { type StartOptions, startApp } from "../apps/start";
+import { atCellEnd } from "../charts/display";
 import { doctorCharts } from "../charts/doctor";
 import type { Chart, ChartMeta } from "../charts/plot";
 import { WorkbookError } from "../core/errors";
@@ -100,6 +101,8 @@ async function runClinic(tool: "doctor" | "flame", ref: AppRef, opts: ClinicOpti
         "--",
       ],
     });
+    // What ran, under the cell (as every load prints its command): clinic, the app, and the load it ran.
+    atCellEnd(`The command that ran (from the workbook's folder):\n\n\`\`\`sh\n${handle.command}\n\`\`\``);
     const timeoutMs = opts.timeoutMs ?? 180_000;
     const output = () => ({ app: app.name, stdout: handle.stdout(), stderr: handle.stderr() });
     if ((await within(handle.exited, timeoutMs, null)) === null) {
