@@ -129,7 +129,7 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
   });
   const charts = diagnosisCharts(collected, evidence);
   // Its loads print nothing of their own (a warm-up and a dozen short loads): what reproduces it is this.
-  atCellEnd(`The same diagnosis from a terminal (from the workbook's folder): \`${command()}\``);
+  atCellEnd(`The same diagnosis from a terminal (from the workbook's folder):\n\n\`\`\`sh\n${command()}\n\`\`\``);
   const report =
     (opts.report ?? true) ? writeReport(collected, reportHtml(collected, evidence, verdict, charts)) : null;
   return {
