@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type AppRef, resolveApp } from "../apps/registry";
-import { atCellEnd } from "../charts/display";
 import type { StartOptions } from "../apps/start";
+import { atCellEnd } from "../charts/display";
 import { repoRoot } from "../core/paths";
 import { settings } from "../core/settings";
 import { shellLine } from "../core/shell";
