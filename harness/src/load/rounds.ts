@@ -2,8 +2,9 @@ import { type ConformanceResult, checkRoutes, DEFAULT_CHECKS, type RouteCheck } 
 import type { AppRef } from "../apps/registry";
 import { type AppHandle, type StartOptions, startApp } from "../apps/start";
 import { assertUniqueKeys, type RoundOrder, roundOrder } from "../core/order";
-import { settings } from "../core/settings";
+import { SATURATION_CPU_PERCENT, settings } from "../core/settings";
 import { median, pairedRatios, type Spread, spread } from "../core/stats";
+import { wrkThreads } from "./generator";
 import { sumOutcomes } from "./outcome";
 import { runLoad } from "./run";
 import type { LoadOptions, LoadResult } from "./types";
@@ -32,6 +33,8 @@ export interface InterleavedRun {
   rounds: LoadResult[];
   /** Why the target stopped early: the start error, the failed routes, or the load error. */
   error: string | null;
+  /** What was thrown, when `error` comes from a throw (a WorkbookError keeps its code, hint and output); null otherwise. */
+  cause: unknown;
 }
 
 export interface InterleaveOptions {
@@ -43,6 +46,14 @@ export interface InterleaveOptions {
   checks?: readonly RouteCheck[];
   /** How the order changes from round to round (core/order.ts). Default "rotate". */
   order?: RoundOrder;
+  /**
+   * Load every target at once in each round, side by side on the apps' cores, instead of one after
+   * the other: each target's generator runs meanwhile (wrk: a process each, sharing the generator's
+   * CPUs). Default false. See "Side by side" in the harness README.
+   */
+  together?: boolean;
+  /** Called after each complete round with every run so far; return true to stop there (an early stop, a time limit). */
+  until?: (runs: ReadonlyMap<string, InterleavedRun>, round: number) => boolean;
 }
 
 /**
@@ -54,6 +65,8 @@ export interface InterleaveOptions {
  * start, fails a route check or fails a load is reported with its error and dropped from later
  * rounds; the others go on. Every app is stopped at the end, whatever happens. A target given by
  * name alone (a string) is loaded with `opts.load` and checked with `opts.checks` (default: not checked).
+ * With `together`, each round loads every target at once instead of in turns; `until` may end the
+ * rounds early.
  */
 export async function interleavedLoads(
   given: (InterleaveTarget | string)[],
@@ -75,7 +88,15 @@ export async function interleavedLoads(
   try {
     for (const t of targets) {
       const name = typeof t.app === "string" ? t.app : (t.app.name ?? t.app.entry);
-      const run: InterleavedRun = { key: t.key, app: name, conformance: null, load: null, rounds: [], error: null };
+      const run: InterleavedRun = {
+        key: t.key,
+        app: name,
+        conformance: null,
+        load: null,
+        rounds: [],
+        error: null,
+        cause: null,
+      };
       runs.set(t.key, run);
       try {
         const handle = await startApp(t.app, t.start);
@@ -89,34 +110,69 @@ export async function interleavedLoads(
         }
       } catch (err) {
         run.error = (err as Error).message;
+        run.cause = err;
       }
     }
+    const once = async (t: InterleaveTarget, round: number): Promise<LoadResult | null> => {
+      const run = runs.get(t.key)!;
+      const handle = handles.get(t.key);
+      if (run.error !== null || !handle) return null;
+      try {
+        return await runLoad({
+          ...t.load,
+          duration: t.load.duration ?? s.roundSeconds,
+          target: handle,
+          repeats: 1,
+          warmup: round === 0 ? t.load.warmup : 0,
+          live: round === 0 && !opts.together ? t.load.live : false,
+        });
+      } catch (err) {
+        run.error = `round ${round + 1}: ${(err as Error).message}`;
+        run.cause = err;
+        return null;
+      }
+    };
     for (let round = 0; round < rounds; round++) {
-      for (const t of roundOrder(targets, round, opts.order)) {
-        const run = runs.get(t.key)!;
-        const handle = handles.get(t.key);
-        if (run.error !== null || !handle) continue;
-        try {
-          run.rounds.push(
-            await runLoad({
-              ...t.load,
-              duration: t.load.duration ?? s.roundSeconds,
-              target: handle,
-              repeats: 1,
-              warmup: round === 0 ? t.load.warmup : 0,
-              live: round === 0 ? t.load.live : false,
-            }),
-          );
-        } catch (err) {
-          run.error = `round ${round + 1}: ${(err as Error).message}`;
+      if (opts.together) {
+        const results = await Promise.all(targets.map((t) => once(t, round)));
+        const shared = sharedSaturation(results.filter((r): r is LoadResult => r !== null));
+        targets.forEach((t, i) => {
+          if (results[i]) runs.get(t.key)!.rounds.push(shared.get(results[i])!);
+        });
+      } else {
+        for (const t of roundOrder(targets, round, opts.order)) {
+          const result = await once(t, round);
+          if (result) runs.get(t.key)!.rounds.push(result);
         }
       }
+      if (opts.until?.(runs, round)) break;
     }
   } finally {
     await Promise.all([...handles.values()].map((h) => h.stop()));
   }
   for (const run of runs.values()) run.load = run.rounds.length ? combineLoads(run.rounds) : null;
   return runs;
+}
+
+/**
+ * Side by side, wrk's processes share the generator's CPUs, so each one alone reads at most its share
+ * of them and never reaches the saturation line: the round is saturated when together they used
+ * SATURATION_CPU_PERCENT of every CPU their threads run on. (autocannon's loads share this process's
+ * main thread, whose CPU each of them already reads whole.) Returns each result with its generator's
+ * saturation set that way.
+ */
+function sharedSaturation(results: readonly LoadResult[]): Map<LoadResult, LoadResult> {
+  const wrk = results.filter((r) => r.generator.name === "wrk");
+  const percent = wrk.reduce((sum, r) => sum + r.generator.cpuPercent.median, 0);
+  const threads = wrk.length ? wrkThreads(wrk[0].connections) : 1;
+  const saturated = percent / threads >= SATURATION_CPU_PERCENT;
+  return new Map(
+    results.map((r) => {
+      if (r.generator.name !== "wrk" || wrk.length < 2) return [r, r];
+      const runs = r.runs.map((f) => ({ ...f, saturated }));
+      return [r, { ...r, runs, generator: { ...r.generator, saturated, saturatedRuns: saturated ? runs.length : 0 } }];
+    }),
+  );
 }
 
 /** The figure a comparison is made on: requests per second (what users feel), or server CPU time per request. */
