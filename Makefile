@@ -50,6 +50,7 @@ help:
 	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"
 	@echo "make diagnose APP=path/to/server.js [ROUTE=/path]   what holds a server back, from one short load"
 	@echo "make calibrate-diagnosis [RUNS=10] [BUSY=1]   re-measure the diagnosis's lines on the servers of tests/fixtures/diagnose/"
+	@echo "make compare A=old.js B=new.js [ROUTE=/path] [SECONDS=60]   is B faster? the verdict with its interval (APP=server.js BASE=main: your changes against a commit; APP=... RUNTIMES=node24,node26; SAME=1: the noise floor; FAIL_IF_SLOWER=5 for CI)"
 	@echo "make book            render every notebook, executed, into build/book/ (one HTML page each)"
 	@echo "make test-browser    open the book and JupyterLab in Chromium and check what a learner sees"
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
@@ -141,7 +142,7 @@ test-notebooks: test-notebooks-static test-notebooks-executed
 # The notebook tests that no timing decides (cell shapes, committed copies, set-up files, the book, and
 # the runner's own tests, which prove that no process or port outlives a notebook, even one that throws
 # in the middle of a short load: they tell their own processes by a marker, so the tests running beside
-# them do not disturb them), then, alone on the machine, the eight notebooks executed one after the other.
+# them do not disturb them), then, alone on the machine, every notebook executed one after the other.
 NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py
 test-notebooks-static:
 	$(PY) -m pytest -v --durations=8 tests/notebooks --ignore=$(NOTEBOOK_RUNS)
