@@ -34,7 +34,7 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-notebooks test-notebooks-static test-notebooks-executed test-exercises exercises grade bench-harness spreads execute clean distclean
+.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-portable test-notebooks test-notebooks-static test-notebooks-executed test-exercises exercises grade bench-harness spreads execute clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
@@ -42,6 +42,7 @@ help:
 	@echo "make runtimes        fetch Node 22, Node 24 and Bun for notebook 03's runtimes and validation sections (about 156 MB; make test does)"
 	@echo "make test            set up and run every test, executing every notebook (WORKBOOK_PROFILE=quick for short loads)"
 	@echo "make test-integration  end to end against live servers: the harness, the diagnosis, the exercise notebooks, grading"
+	@echo "make test-portable     notebooks 00 and 03 with the readings a Mac takes (no /proc, no pinning)"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
 	@echo "make bench-harness   measure the harness's method: node:http over Express by wrk and autocannon, long rounds and 1-s pairs (BENCH_ARGS='--chart f.png', or one of each: BENCH_ARGS='--design pairs --generator wrk --pairs 600')"
@@ -142,10 +143,11 @@ test-notebooks: test-notebooks-static test-notebooks-executed
 # The notebook tests that no timing decides (cell shapes, committed copies, set-up files, the book, and
 # the runner's own tests, which prove that no process or port outlives a notebook, even one that throws
 # in the middle of a short load: they tell their own processes by a marker, so the tests running beside
-# them do not disturb them), then, alone on the machine, every notebook executed one after the other.
-NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py
+# them do not disturb them), then, alone on the machine, the notebooks executed one after the other, and
+# what they printed read as a learner reads it (test_reading.py, on the executed copies).
+NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py tests/notebooks/test_reading.py
 test-notebooks-static:
-	$(PY) -m pytest -v --durations=8 tests/notebooks --ignore=$(NOTEBOOK_RUNS)
+	$(PY) -m pytest -v --durations=8 tests/notebooks $(addprefix --ignore=,$(NOTEBOOK_RUNS))
 
 test-notebooks-executed:
 	$(PY) -m pytest -v --durations=8 $(NOTEBOOK_RUNS)
@@ -167,6 +169,14 @@ grade: setup
 
 execute: setup
 	$(PY) scripts/execute.py notebooks build/executed
+
+# Notebooks 00 and 03 as a Mac runs them: the portable readings (a Node app's probe, ps, the shell's
+# `times` for wrk) and no pinning, forced here on Linux. CI runs it on every change; its executed
+# copies (build/portable/) and results stay apart from make test's, and out of make spreads.
+PORTABLE_NOTEBOOKS ?= 00-getting-started 03-frameworks
+test-portable: setup
+	WORKBOOK_READINGS=portable WORKBOOK_PIN=0 WORKBOOK_RESULTS_DIR=build/portable/results \
+	  $(PY) scripts/execute.py notebooks build/portable $(PORTABLE_NOTEBOOKS)
 
 # Every check's measured spread from repeated runs (scripts/spreads.py), e.g.
 # make spreads NOTEBOOKS="notebooks/02-event-loop.ipynb" SPREAD_ARGS="--runs 5 --busy"

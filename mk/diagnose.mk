@@ -1,13 +1,16 @@
-# make diagnose APP=path/to/server.js [ROUTE=/path]: what holds a server back, from one short load.
-# Prints the verdict with the numbers it rests on and writes an HTML report to results/diagnose/
-# (scripts/diagnose.js; in a notebook, wb.diagnose). APP is checked before set-up runs.
+# make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port]: what holds a server
+# back, from one short load. Prints the verdict with the numbers it rests on and writes an HTML
+# report to results/diagnose/ (scripts/diagnose.js; in a notebook, wb.diagnose). WATCH: the seconds
+# watched (longer, when the verdict says memory is undecided). PORT: the port to load, for a server
+# that listens on several (it is given PORT too); only from the command line, not from a PORT in
+# your environment. APP is checked before set-up runs.
 .PHONY: diagnose diagnose-args
 
 diagnose: diagnose-args setup
-	$(NODE) scripts/diagnose.js "$(APP)" --route "$(or $(ROUTE),/)"
+	$(NODE) scripts/diagnose.js "$(APP)" --route "$(or $(ROUTE),/)" $(if $(WATCH),--seconds "$(WATCH)") $(if $(filter command line,$(origin PORT)),--port "$(PORT)")
 
 diagnose-args:
-	@test -n "$(APP)" || { echo "usage: make diagnose APP=path/to/server.js [ROUTE=/path]  (a server file of yours, or an app of the registry)" >&2; exit 2; }
+	@test -n "$(APP)" || { echo "usage: make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port]  (a server file of yours, or an app of the registry)" >&2; exit 2; }
 
 # make calibrate-diagnosis [RUNS=10] [BUSY=1]: diagnose every server of tests/fixtures/diagnose/cases.json
 # RUNS times (quiet, or beside a busy loop on every CPU), append the evidence to

@@ -28,7 +28,8 @@ export interface DriftDesign {
 export async function oneAfterTheOther(file: string, load: DriftLoad, rounds: number): Promise<DriftDesign> {
   const runs: wb.LoadResult[] = [];
   for (const label of ["first run", "second run"]) {
-    const once = (app: wb.AppHandle) => wb.runLoad({ ...load, target: app, repeats: rounds, duration: 1, label, live: false });
+    const once = (app: wb.AppHandle) =>
+      wb.runLoad({ ...load, target: app, repeats: rounds, duration: 1, label, live: false });
     runs.push(await wb.withApp({ entry: file, probe: load.path }, once));
   }
   const [first, second] = runs;
@@ -41,7 +42,12 @@ export async function oneAfterTheOther(file: string, load: DriftLoad, rounds: nu
 }
 
 /** Two processes of the same server in `rounds` rounds of 1 s: in turns (A B, B A, ...) or side by side. */
-export async function twoProcesses(file: string, load: DriftLoad, rounds: number, together: boolean): Promise<DriftDesign> {
+export async function twoProcesses(
+  file: string,
+  load: DriftLoad,
+  rounds: number,
+  together: boolean,
+): Promise<DriftDesign> {
   const targets = ["first", "second"].map((key) => ({
     key,
     app: { entry: file, probe: load.path },
@@ -82,10 +88,11 @@ export function roundSpread(ratios: readonly number[]): number {
 export function designRow(d: DriftDesign): Record<string, string | number> {
   return {
     design: d.design,
-    "values": d.reqPerSec.length,
+    values: d.reqPerSec.length,
     "second over first, req/s": changeText(d.reqPerSec),
     "first over second, CPU per request": changeText(d.cpuPerRequest),
-    "half the middle spread of single rounds, CPU": d.cpuPerRequest.length >= 4 ? wb.pct(roundSpread(d.cpuPerRequest), 1) : "n/a",
+    "half the middle spread of single rounds, CPU":
+      d.cpuPerRequest.length >= 4 ? wb.pct(roundSpread(d.cpuPerRequest), 1) : "n/a",
   };
 }
 
@@ -94,6 +101,9 @@ export function showLines(file: string, from: string, to: string): void {
   const lines = fs.readFileSync(file, "utf8").split("\n");
   const start = lines.findIndex((l) => l.includes(from));
   const end = lines.findIndex((l, i) => i >= start && l.includes(to));
-  if (start < 0 || end < 0) throw new Error(`${file} has no lines from ${JSON.stringify(from)} to ${JSON.stringify(to)}`);
-  wb.markdown(`\`${file.replace(/^\.\.\//, "")}\`, lines ${start + 1}–${end + 1}:\n\n\`\`\`js\n${lines.slice(start, end + 1).join("\n")}\n\`\`\``);
+  if (start < 0 || end < 0)
+    throw new Error(`${file} has no lines from ${JSON.stringify(from)} to ${JSON.stringify(to)}`);
+  wb.markdown(
+    `\`${file.replace(/^\.\.\//, "")}\`, lines ${start + 1}–${end + 1}:\n\n\`\`\`js\n${lines.slice(start, end + 1).join("\n")}\n\`\`\``,
+  );
 }

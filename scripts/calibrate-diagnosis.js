@@ -8,7 +8,10 @@
 // lines fitted and with the lines shipped (thresholds.ts), and the leave-one-out check: each case
 // judged by lines fitted without it. --save-evidence DIR writes, for each case, the recorded
 // evidence that sits closest to the lines, for the unit tests.
-//   node_modules/node/bin/node scripts/calibrate-diagnosis.js [--runs 10] [--busy] [--cases text] [--report] [--save-evidence DIR]
+// --cases-file FILE scores the diagnosis on another set of servers (a held-out set: the servers
+// beside FILE, the same fields as cases.json), appending to build/calibration/<its folder>.jsonl, and
+// reports each server's verdicts against its answer; nothing is fitted on it.
+//   node_modules/node/bin/node scripts/calibrate-diagnosis.js [--runs 10] [--busy] [--cases text] [--cases-file FILE] [--report] [--save-evidence DIR]
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
@@ -17,25 +20,25 @@ const wb = require('@workbook/harness')
 
 const root = path.join(__dirname, '..')
 const internal = (m) => require(path.join(root, 'harness', 'dist', m))
-const { fitThresholds, lineGroups, FITTED, confusion, leaveOneOut, largestBlocking, isRight } =
-  internal('diagnose/calibrate')
-const { decide } = internal('diagnose/verdict')
-const { THRESHOLDS } = internal('diagnose/thresholds')
 
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '10' },
     busy: { type: 'boolean' },
     cases: { type: 'string' },
+    'cases-file': { type: 'string' },
     report: { type: 'boolean' },
     out: { type: 'string', default: path.join(root, 'build', 'calibration') },
     'save-evidence': { type: 'string' },
   },
 })
-const fixtures = path.join(root, 'tests', 'fixtures', 'diagnose')
-const { cases } = JSON.parse(fs.readFileSync(path.join(fixtures, 'cases.json'), 'utf8'))
-const log = path.join(values.out, 'evidence.jsonl')
+const casesFile = path.resolve(values['cases-file'] ?? path.join(root, 'tests', 'fixtures', 'diagnose', 'cases.json'))
+const fixtures = path.dirname(casesFile)
+const heldOut = values['cases-file'] !== undefined
+const { cases } = JSON.parse(fs.readFileSync(casesFile, 'utf8'))
+const log = path.join(values.out, heldOut ? `${path.basename(fixtures)}.jsonl` : 'evidence.jsonl')
 const SATURATING = ['blocked', 'sync-io', 'gc-pressure']
+const VERDICTS = ['blocked', 'sync-io', 'gc-pressure', 'off-main-thread', 'waiting', 'memory-climbing', 'healthy']
 
 /** The loop state a case's diagnoses must read (calibrate.ts, Calibrated.saturated): null where either will do. */
 function saturated(c) {
@@ -66,20 +69,21 @@ async function measure() {
     for (let run = 1; run <= Number(values.runs); run++) {
       for (const c of chosen) {
         const t0 = Date.now()
-        let line
+        const line = { case: c.name, expected: c.verdict, cause: c.cause ?? null, saturated: saturated(c) }
+        line.condition = values.busy ? 'busy' : 'quiet'
+        line.profile = wb.settings().name
         try {
           const d = await wb.diagnose(path.join(fixtures, c.file), {
             ...c.diagnose,
+            route: c.route ?? c.diagnose?.route ?? '/',
             start: { env: c.env },
             live: false,
             report: false,
           })
           fs.rmSync(d.dir, { recursive: true, force: true })
-          line = { case: c.name, expected: c.verdict, cause: c.cause ?? null, saturated: saturated(c) }
-          line.condition = values.busy ? 'busy' : 'quiet'
-          line.profile = wb.settings().name
           line.got = d.verdict.id
           line.gotCause = d.verdict.cause
+          line.text = d.text
           line.evidence = slim(d.evidence)
           console.log(
             `${c.name} (${line.condition} ${run}): ${d.verdict.title}${d.verdict.id === c.verdict || d.verdict.id === c.or ? '' : `  <-- expected ${c.verdict}`}` +
@@ -89,8 +93,10 @@ async function measure() {
                 .join(' ')}] ${((Date.now() - t0) / 1000).toFixed(1)} s`,
           )
         } catch (err) {
-          console.log(`${c.name} (run ${run}): FAILED ${err.message.split('\n')[0]}`)
-          continue
+          // a diagnosis that fails is a wrong answer too: recorded (without evidence), and counted so by the score
+          line.got = 'error'
+          line.error = `${err.code ?? err.name}: ${err.message.split('\n')[0]}`
+          console.log(`${c.name} (${line.condition} ${run}): FAILED ${line.error}`)
         }
         fs.appendFileSync(log, `${JSON.stringify(line)}\n`)
       }
@@ -102,6 +108,7 @@ async function measure() {
 
 /** The diagnoses recorded, each with its case's second right verdict (cases.json, `or`). */
 function read() {
+  if (!fs.existsSync(log)) throw new Error(`nothing recorded in ${path.relative(root, log)}: measure first (--runs N)`)
   const or = new Map(cases.map((c) => [c.name, c.or ?? null]))
   return fs
     .readFileSync(log, 'utf8')
@@ -109,6 +116,7 @@ function read() {
     .filter(Boolean)
     .map((l) => JSON.parse(l))
     .map((r) => ({ ...r, or: or.get(r.case) ?? null }))
+    .filter((r) => heldOut || r.evidence) // a failed diagnosis has no evidence to fit lines on
 }
 
 /** Diagnoses recorded per condition and profile (the quick profile watches 4 s, the full one 8 s). */
@@ -123,7 +131,46 @@ function conditions(set) {
 
 const fmt = (v) => (Number.isFinite(v) ? +v.toPrecision(3) : v)
 
+/**
+ * A held-out set's score: each server's verdicts as the diagnosis gave them live (nothing re-decided,
+ * so a score recorded by an older diagnosis stays its own), right or wrong against the answer its
+ * author wrote (`verdict`, or `or`).
+ */
+function score() {
+  const set = read()
+  const byCase = new Map(cases.map((c) => [c.name, { c, got: [] }]))
+  for (const r of set) byCase.get(r.case)?.got.push(r)
+  console.log(
+    `\n${set.length} diagnoses of ${set.length ? new Set(set.map((r) => r.case)).size : 0} servers of ${path.relative(root, casesFile)} (${conditions(set)})\n`,
+  )
+  console.log('| server | expected | verdicts | right |')
+  console.log('|---|---|---|---:|')
+  let right = 0
+  let servers = 0
+  for (const { c, got } of byCase.values()) {
+    if (!got.length) continue
+    const counts = new Map()
+    for (const r of got) {
+      const key =
+        r.got === 'error' ? `failed (${r.error.split(':')[0]})` : `${r.got}${r.gotCause ? ` (${r.gotCause})` : ''}`
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+    }
+    const ok = got.filter((r) => r.got === c.verdict || r.got === c.or).length
+    servers++
+    if (ok * 2 > got.length) right++
+    const verdicts = [...counts].map(([k, n]) => `${k} ${n}`).join(', ')
+    console.log(
+      `| ${c.name} (\`${c.file}\`) | ${c.verdict}${c.or ? ` or ${c.or}` : ''} | ${verdicts} | ${ok} of ${got.length} |`,
+    )
+  }
+  console.log(`\n${right} of ${servers} servers right in most of their diagnoses`)
+}
+
 function report() {
+  const { fitThresholds, lineGroups, FITTED, confusion, leaveOneOut, largestBlocking, growthOf } =
+    internal('diagnose/calibrate')
+  const { offMainShare } = internal('diagnose/threads')
+  const { THRESHOLDS } = internal('diagnose/thresholds')
   const set = read()
   const fitted = fitThresholds(set)
   console.log(`\n${set.length} diagnoses of ${new Set(set.map((r) => r.case)).size} cases (${conditions(set)})`)
@@ -167,10 +214,10 @@ function report() {
   console.log(`  GC's share of busy time: ${readingsOf((e) => e.busy.shares.gc)}`)
   console.log(`  largest share of busy time but Node's and GC's: ${readingsOf(largestBlocking)}`)
   console.log(`  latency over CPU: ${readingsOf((e) => e.latencyOverCpu ?? NaN)}`)
-  console.log(`  heap kept MB/s: ${readingsOf((e) => e.heap.keptMBps)}`)
-  console.log(`  external kept MB/s: ${readingsOf((e) => e.external.keptMBps)}`)
+  console.log(`  share of CPU off the main thread: ${readingsOf((e) => offMainShare(e) ?? NaN)}`)
+  console.log(`  memory growth, share a second: ${readingsOf(growthOf)}`)
   const table = (rows, title) => {
-    const ids = ['blocked', 'sync-io', 'gc-pressure', 'waiting', 'memory-climbing', 'healthy']
+    const ids = VERDICTS
     console.log(`\n${title}\n`)
     console.log(`| case | expected | ${ids.join(' | ')} | right |`)
     console.log(`|---|---|${ids.map(() => '---:').join('|')}|---:|`)
@@ -182,7 +229,7 @@ function report() {
   table(confusion(set, THRESHOLDS), 'Confusion matrix, with the lines shipped (thresholds.ts):')
   table(confusion(set, fitted), 'With the lines fitted on every diagnosis recorded:')
   table(leaveOneOut(set), 'Leave-one-out: each case judged by lines fitted without it:')
-  if (values['save-evidence']) saveEvidence(set, values['save-evidence'])
+  if (values['save-evidence']) saveEvidence(set, values['save-evidence'], THRESHOLDS)
 }
 
 /**
@@ -198,15 +245,19 @@ const forRules = ({ flame, allocations: _, ...e }) => ({
 })
 
 /** For each case, the diagnosis judged right whose deciding readings sit closest to the shipped lines: the unit tests' evidence. */
-function saveEvidence(set, dir) {
+function saveEvidence(set, dir, T) {
+  const { largestBlocking, growthOf, isRight } = internal('diagnose/calibrate')
+  const { offMainShare } = internal('diagnose/threads')
+  const { decide } = internal('diagnose/verdict')
   fs.mkdirSync(dir, { recursive: true })
-  const T = THRESHOLDS
   const margin = (e) =>
     Math.min(
       Math.abs(Math.log(e.elu / T.BUSY_ELU)),
       Math.abs(Math.log((e.busy.shares.gc || 1e-3) / T.GC_SHARE)),
       Math.abs(Math.log((largestBlocking(e) || 1e-3) / T.BLOCKING_SHARE)),
       Math.abs(Math.log((e.latencyOverCpu || 1e-3) / T.WAITING_LATENCY_OVER_CPU)),
+      Math.abs(Math.log((offMainShare(e) || 1e-3) / T.OFF_MAIN_SHARE)),
+      Math.abs(Math.log(Math.max(growthOf(e), 1e-4) / T.MEMORY_GROWTH)),
     )
   for (const name of new Set(set.map((r) => r.case))) {
     // closest to the lines among the diagnoses the shipped lines judge right (the matrix counts the others)
@@ -226,7 +277,8 @@ function saveEvidence(set, dir) {
 
 ;(async () => {
   if (!values.report) await measure()
-  report()
+  if (heldOut) score()
+  else report()
 })().catch((err) => {
   console.error(err)
   process.exitCode = 1

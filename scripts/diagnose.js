@@ -1,12 +1,12 @@
 // Diagnose a server under a short load: the verdict with its evidence, and an HTML report.
 // Run: node_modules/node/bin/node scripts/diagnose.js path/to/server.js [--route /path] [--connections 10]
-//      (or `make diagnose APP=path/to/server.js [ROUTE=/path]`)
+//      [--seconds N] [--port N]   (or `make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=N] [PORT=N]`)
 const { parseArgs } = require('node:util')
 const path = require('node:path')
 const wb = require('@workbook/harness')
 
 const USAGE =
-  'usage: make diagnose APP=path/to/server.js [ROUTE=/path]  (or an app of the registry, e.g. APP=hello-http)'
+  'usage: make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port to load]  (or an app of the registry, e.g. APP=hello-http)'
 
 async function main() {
   const { values, positionals } = parseArgs({
@@ -15,6 +15,7 @@ async function main() {
       route: { type: 'string', default: '/' },
       connections: { type: 'string' },
       seconds: { type: 'string' },
+      port: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -28,6 +29,7 @@ async function main() {
     route: values.route,
     connections: num(values.connections),
     seconds: num(values.seconds),
+    start: values.port === undefined ? undefined : { port: num(values.port) },
   })
   console.log(d.text)
   console.log(`report: ${path.relative(process.cwd(), d.report)}`)

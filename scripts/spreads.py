@@ -2,14 +2,19 @@
 
     .venv/bin/python scripts/spreads.py [--runs 5] [--busy] [--out build/spreads] NOTEBOOK...
     .venv/bin/python scripts/spreads.py --summary [--out build/spreads]
+    .venv/bin/python scripts/spreads.py --write [--out build/spreads] [NOTEBOOK...]
 
 Executes each notebook `--runs` times (the profile of WORKBOOK_PROFILE), one after the other, and
-reads the lines its checks cell printed ("ok  name: 1.52x (...), at least 1.1x" / "FAILED  ..."):
-for every check, the value each run measured, its range, and whether it ever failed. `--busy` runs
-two busy loops (one per CPU, the workbook's own priority) for the whole time, as a machine shared
-with other work would. Every run's executed copy, its duration and its check lines are kept in
-`--out` (results.jsonl), so a threshold's spread can be quoted with the runs behind it. NOTEBOOK is
-a path (notebooks/02-event-loop.ipynb, solutions/05-leak/05-leak.ipynb, exercises/...).
+reads what its checks cell judged: the figures it kept in results/<notebook>.checks.json (a notebook
+whose checks cell names it: `wb.checklist("02-event-loop")`), or else the lines it printed
+("ok  name: 1.52x (...), at least 1.1x" / "FAILED  ..."). For every check: the value each run
+measured, its range, and whether it ever failed. `--busy` runs two busy loops (one per CPU, the
+workbook's own priority) for the whole time, as a machine shared with other work would. Every run's
+executed copy, its duration and its checks are kept in `--out` (results.jsonl). `--write` then sets
+notebooks/spreads.json, the file each checks cell prints its thresholds' spreads from, to every value
+recorded in `--out` for each check, by profile and condition (quiet or busy): start a new `--out` to
+set a spread from new runs only. NOTEBOOK is a path (notebooks/02-event-loop.ipynb,
+solutions/05-leak/05-leak.ipynb, exercises/...).
 """
 from __future__ import annotations
 
@@ -60,6 +65,44 @@ def check_lines(nb) -> list[tuple[bool, str, float | None]]:
             for c in check_lines_in(str(out.get("text", "")))]
 
 
+def saved_checks(path: Path, since: float) -> list[tuple[bool, str, float | None]] | None:
+    """The checks a notebook's checks cell kept (results/<notebook>.checks.json) in a run that began at
+    `since` (a time.time()); None when it kept none then (a checks cell that names no notebook)."""
+    file = ROOT / "results" / f"{path.stem}.checks.json"
+    if not file.exists() or file.stat().st_mtime < since:
+        return None
+    return [(c["passed"], c["name"], c["value"]) for c in json.loads(file.read_text())["data"]["checks"]]
+
+
+SPREADS = ROOT / "notebooks" / "spreads.json"
+
+
+def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS) -> dict:
+    """Set each check's spread in `spreads` (by notebook, check, profile) to every value recorded in
+    `out`, quiet and busy, keeping the other notebooks' and profiles' entries; returns the file's content."""
+    data = json.loads(spreads.read_text()) if spreads.exists() else {}
+    data.setdefault("about", "The spread each notebook check's threshold was set from: every value the check "
+                    "measured in repeated runs of its notebook (make spreads), by profile, quiet and beside a "
+                    "busy loop on every CPU. Each checks cell prints it beside its threshold.")
+    books = data.setdefault("notebooks", {})
+    fresh: dict[tuple[str, str, str], dict] = {}
+    for line in (out / "results.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        nb = Path(r["notebook"]).stem
+        if only and nb not in only:
+            continue
+        for passed, name, value in r["checks"]:
+            if value is None:
+                continue
+            entry = fresh.setdefault((nb, name, r["profile"]), {"quiet": [], "busy": [], "measured": ""})
+            entry[r["condition"]].append(float(f"{value:.4g}"))  # four significant digits: what a check prints
+            entry["measured"] = max(entry["measured"], r["at"][:10])
+    for (nb, name, profile), entry in fresh.items():
+        books.setdefault(nb, {}).setdefault(name, {})[profile] = entry
+    spreads.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return data
+
+
 def busy_loops() -> list[subprocess.Popen]:
     return [subprocess.Popen(["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"])
             for cpu in range(os.cpu_count() or 2)]
@@ -91,6 +134,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("notebooks", nargs="*")
     ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--write", action="store_true", help="set notebooks/spreads.json from --out")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--busy", action="store_true")
     ap.add_argument("--out", default=str(ROOT / "build" / "spreads"))
@@ -98,6 +142,10 @@ def main() -> int:
     out = Path(args.out)
     if args.summary:
         summary(out)
+        return 0
+    if args.write:
+        write_spreads(out, [Path(n).stem for n in args.notebooks])
+        print(f"wrote {SPREADS.relative_to(ROOT)} from {out / 'results.jsonl'}")
         return 0
     out.mkdir(parents=True, exist_ok=True)
     condition = "busy" if args.busy else "quiet"
@@ -109,6 +157,7 @@ def main() -> int:
                     started = time.monotonic()
                     record = {"notebook": str(path), "run": i + 1, "condition": condition,
                               "profile": os.environ.get("WORKBOOK_PROFILE", "full"), "at": time.strftime("%FT%T")}
+                    since = time.time()
                     try:
                         nb = execute(path.resolve(), timeout=1800)
                         record["checks"] = check_lines(nb)
@@ -117,6 +166,7 @@ def main() -> int:
                         # A failed check throws from the checks cell: its lines come with the error.
                         record["checks"], record["error"] = check_lines_in(str(err)), str(err)[-3000:]
                         nb = None
+                    record["checks"] = saved_checks(path, since) or record["checks"]
                     record["seconds"] = round(time.monotonic() - started, 1)
                     failed = [c[1] for c in record["checks"] if not c[0]]
                     print(f"{path.stem} run {i + 1} ({condition}): {record['seconds']} s, "

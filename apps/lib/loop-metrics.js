@@ -17,6 +17,10 @@
 //     Node's raw values: an idle loop reads about resolutionMs (10 ms by default), and
 //     anything above that is delay. A loop blocked for 300 ms records ONE sample of ~300 ms.
 //   - performance.eventLoopUtilization(): the share of wall time the loop was busy.
+//   - CPU time since start or the last reset: the whole process's (process.cpuUsage(): every
+//     thread) and the main thread's alone (process.threadCpuUsage(), Node >= 23.9; null before).
+//     What the process used beyond its main thread ran on other threads: a worker pool's,
+//     libuv's pool, the garbage collector's helpers.
 //
 // Two monitorEventLoopDelay histograms run side by side: one cumulative (since start or
 // the last reset), one per interval (reset by a 1-second timer, the "tick").
@@ -25,6 +29,7 @@
 //   { loopMetrics: 1, app, pid, resolutionMs, intervalMs, startedAt, elapsedMs,
 //     info: { ...whatever the app passed },
 //     histogram: { count, min, mean, p50, p90, p99, p999, max, resolutionMs, elu },
+//     cpu: { processMs, mainThreadMs },
 //     series: [ { t, intervalMs, samples, delayP50Ms, delayP99Ms, delayMaxMs, elu }, ... ],
 //     current: { ...one row for the unfinished interval since the last tick } }
 //
@@ -58,6 +63,13 @@ function envInt(name, fallback, min) {
 const ms = (ns) => Math.round(ns / 1e3) / 1e3 // nanoseconds -> milliseconds, 3 decimals
 const round3 = (x) => Math.round(x * 1e3) / 1e3
 
+// CPU time in ms, user + system: the process's (every thread), and its main thread's where Node can tell.
+const cpuNow = () => {
+  const all = process.cpuUsage()
+  const main = typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage() : null
+  return { process: (all.user + all.system) / 1e3, main: main ? (main.user + main.system) / 1e3 : null }
+}
+
 function createLoopMetrics({
   name,
   info = {},
@@ -69,7 +81,7 @@ function createLoopMetrics({
   cumulative.enable()
   interval.enable()
 
-  let startedAt, startMono, startElu, lastTickMono, lastTickElu
+  let startedAt, startMono, startElu, startCpu, lastTickMono, lastTickElu
   let series = []
 
   function restart() {
@@ -79,6 +91,7 @@ function createLoopMetrics({
     startedAt = Date.now()
     startMono = performance.now()
     startElu = performance.eventLoopUtilization()
+    startCpu = cpuNow()
     lastTickMono = startMono
     lastTickElu = startElu
   }
@@ -124,6 +137,12 @@ function createLoopMetrics({
     }
   }
 
+  function cpu() {
+    const c = cpuNow()
+    const main = c.main === null || startCpu.main === null ? null : round3(c.main - startCpu.main)
+    return { processMs: round3(c.process - startCpu.process), mainThreadMs: main }
+  }
+
   function snapshot() {
     const now = performance.now()
     return {
@@ -136,6 +155,7 @@ function createLoopMetrics({
       elapsedMs: round3(now - startMono),
       info: typeof info === 'function' ? info() : info,
       histogram: histogram(),
+      cpu: cpu(),
       series: series.slice(),
       current: row(now, performance.eventLoopUtilization()),
     }

@@ -13,7 +13,9 @@
 //      at its end, or with includeCollected of every allocation), a CPU profile of a window, a full
 //      garbage collection (and the heap it leaves), and how many HTTP requests the app has received
 //      since it was asked to count them (Node's `http.server.request.start` diagnostics channel: free
-//      until someone subscribes, one call per request while counting).
+//      until someone subscribes, one call per request while counting); and what the process has
+//      used (`usage`: CPU time, the main thread's alone, resident memory), the readings that work on
+//      every platform Node runs on (harness/src/apps/usage.ts).
 // Without WORKBOOK_PROBE_SOCKET it does nothing at all.
 const path = require('node:path')
 
@@ -110,12 +112,17 @@ function startSampling(interval, send) {
   }).observe({ entryTypes: ['gc'] })
   let elu = performance.eventLoopUtilization()
   let cpu = process.cpuUsage()
+  // The main thread's own CPU (Node 26: process.threadCpuUsage), beside the process's: the rest went
+  // to libuv's pool, worker threads and V8's helpers (GC, compilers). null where Node lacks it.
+  const threadCpu = typeof process.threadCpuUsage === 'function' ? () => process.threadCpuUsage() : () => null
+  let mainCpu = threadCpu()
   let last = performance.now()
   const timer = setInterval(() => {
     const now = performance.now()
     const m = process.memoryUsage()
     const eluNow = performance.eventLoopUtilization()
     const cpuNow = process.cpuUsage()
+    const mainCpuNow = threadCpu()
     const ms = (ns) => (Number.isFinite(ns) && ns > 0 ? Math.max(0, ns / 1e6 - resolution) : 0)
     send({
       type: 'sample',
@@ -129,6 +136,8 @@ function startSampling(interval, send) {
       arrayBuffers: m.arrayBuffers,
       elu: performance.eventLoopUtilization(eluNow, elu).utilization,
       cpuMs: (cpuNow.user - cpu.user + cpuNow.system - cpu.system) / 1000,
+      mainCpuMs:
+        mainCpuNow && mainCpu ? (mainCpuNow.user - mainCpu.user + mainCpuNow.system - mainCpu.system) / 1000 : null,
       delayP50Ms: ms(delay.percentile(50)),
       delayP99Ms: ms(delay.percentile(99)),
       delayMaxMs: ms(delay.max),
@@ -142,6 +151,7 @@ function startSampling(interval, send) {
     for (const k of Object.keys(gcByKind)) delete gcByKind[k]
     elu = eluNow
     cpu = cpuNow
+    mainCpu = mainCpuNow
     last = now
   }, interval)
   timer.unref()
@@ -186,6 +196,18 @@ async function answer(req) {
     case 'count-stop':
       counting(false)
       return { served, mono: require('node:perf_hooks').performance.now() }
+    // What the process has used, from Node's own counters (every platform): CPU time of every thread
+    // and of the main thread alone (process.threadCpuUsage, Node 23.9+; null before), in µs, and RSS.
+    case 'usage': {
+      const cpu = process.cpuUsage()
+      const thread = process.threadCpuUsage ? process.threadCpuUsage() : null
+      return {
+        cpuUs: cpu.user + cpu.system,
+        threadCpuUs: thread ? thread.user + thread.system : null,
+        rssBytes: process.memoryUsage.rss(),
+        mono: require('node:perf_hooks').performance.now(),
+      }
+    }
     // The app's monotonic clock, to mark a stretch of its samples (the wall clock can be set meanwhile).
     case 'now':
       return { mono: require('node:perf_hooks').performance.now() }

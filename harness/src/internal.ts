@@ -20,6 +20,7 @@ export { checkoutBase } from "./compare/git";
 // core/: settings, the machine, numbers, results, errors
 export { appsDir, resultsDir } from "./core/paths";
 export { cpuList, sharedCpus } from "./core/pinning";
+export { notMeasured } from "./core/readings";
 export { loadResults } from "./core/results";
 export { roundsToAgree } from "./core/stats";
 // experiments/: measurements outside a server

@@ -22,7 +22,7 @@ EXERCISES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/check.jso
 
 @pytest.fixture
 def run(tmp_path):
-    return Run(tmp_path)
+    return Run(tmp_path / "results")
 
 
 def pytest_configure(config):

@@ -90,7 +90,7 @@ def grade(submissions: Path, out: Path, run, *extra: str) -> tuple[subprocess.Co
 def graded(tmp_path_factory):
     from conftest import Run  # the isolated run of tests/notebooks, loaded by this folder's conftest
     tmp = tmp_path_factory.mktemp("grades")
-    run = Run(tmp)
+    run = Run(tmp / "results")
     before = snapshot(SUBMISSIONS)
     done, seconds = grade(SUBMISSIONS, tmp / "out", run)
     after = snapshot(SUBMISSIONS)

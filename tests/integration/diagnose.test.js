@@ -14,6 +14,7 @@ const { promisify } = require('node:util')
 const results = fs.mkdtempSync(path.join(os.tmpdir(), 'workbook-diagnose-'))
 process.env.WORKBOOK_RESULTS_DIR = results // before the harness reads it
 const wb = require('@workbook/harness')
+const { freePort } = require('../unit/helpers')
 
 const root = path.join(__dirname, '..', '..')
 const fixtures = path.join(root, 'tests', 'fixtures', 'diagnose')
@@ -22,15 +23,21 @@ const { cases } = JSON.parse(fs.readFileSync(path.join(fixtures, 'cases.json'), 
 const SHORT = { warmupSeconds: 1, seconds: 4, profileSeconds: 3, live: false, report: false }
 process.on('exit', () => fs.rmSync(results, { recursive: true, force: true }))
 
+/** The verdict, and every number of the evidence it was decided from: what a failure prints. */
+function explain(d) {
+  const { flame, allocations, ...numbers } = d.evidence
+  return `${d.text}\n--- evidence ---\n${JSON.stringify({ ...numbers, hot: flame.hot.slice(0, 5) }, null, 1)}`
+}
+
 async function diagnosed(name) {
   const c = cases.find((x) => x.name === name)
   const d = await wb.diagnose(path.join(fixtures, c.file), { ...SHORT, ...c.diagnose, start: { env: c.env } })
-  const { flame, allocations, ...numbers } = d.evidence
-  const why = `${d.text}\n--- evidence ---\n${JSON.stringify({ ...numbers, hot: flame.hot.slice(0, 5) }, null, 1)}`
-  return { c, d, why }
+  return { c, d, why: explain(d) }
 }
 
-// One case of each verdict, and the two the issue named: short synchronous I/O, and a regular expression.
+// One case of each verdict, the two the first issue named (short synchronous I/O, a regular
+// expression), and the three of issue 34: work on libuv's pool, a large heap that does not grow, and
+// a file with two regular expressions of which the second runs.
 const ONE_OF_EACH = [
   'app code, 10 ms a request',
   'small sync reads and writes',
@@ -40,6 +47,9 @@ const ONE_OF_EACH = [
   'leak outside the heap, 64 KB Buffers',
   'async waits of 50 ms',
   'healthy, heavy load',
+  "crypto.pbkdf2 on libuv's pool",
+  'a large read-only heap, 300 MB',
+  'regular expression beside a harmless one',
 ]
 
 for (const name of ONE_OF_EACH) {
@@ -52,13 +62,37 @@ for (const name of ONE_OF_EACH) {
       t.assert.match(d.text, /called from visit \(tests\/fixtures\/diagnose\/sync-small-rw\.js:\d+, the app's\)/, why)
       t.assert.match(d.text, /many short stalls/, why)
     }
-    if (c.cause === 'regex')
+    if (c.cause === 'regex') {
       t.assert.match(d.text, /the regular expression \/\^\(\[a-z0-9\]\+\)\+\$\/ ran \d+ % of the busy time/, why)
+      t.assert.doesNotMatch(d.text, /\[\^A-Za-z0-9\]/, why) // the harmless one beside it never
+    }
+    if (c.cause === 'pool') {
+      t.assert.match(d.text, /libuv's thread pool \d+(\.\d+)? % \(4 threads/, why)
+      t.assert.match(d.text, /handed to the pool: pbkdf2 \(node:internal\/crypto\/pbkdf2\), called from work/, why)
+    }
+    if (c.file === 'big-heap.js') {
+      t.assert.strictEqual(d.verdict.memory, 'flat', why)
+      t.assert.match(d.text, /a large heap, 3\d\d MB, that does not grow: not a leak/, why)
+    }
     if (c.cause === 'app')
       t.assert.match(d.text, /hot: score \(tests\/fixtures\/diagnose\/cpu-work\.js:\d+, the app's\)/, why)
     if (c.verdict === 'healthy') t.assert.strictEqual(d.verdict.busiest, 'node', why)
   })
 }
+
+test('a server with a second listener is diagnosed on the port it was given in PORT, or on the one named', async (t) => {
+  const file = path.join(root, 'tests', 'fixtures', 'servers', 'listens-twice.js')
+  const d = await wb.diagnose(file, SHORT)
+  t.assert.strictEqual(d.verdict.id, 'healthy', explain(d))
+  // the port named from the command line (make diagnose ... PORT=N): the app gets it in PORT and listens there
+  const port = await freePort()
+  const run = promisify(execFile)
+  const { stdout, stderr } = await run(process.execPath, ['scripts/diagnose.js', file, '--port', String(port)], {
+    cwd: root,
+    env: { ...process.env, WORKBOOK_PROFILE: 'quick' },
+  }).catch((e) => e)
+  t.assert.match(stdout ?? '', /^verdict: healthy/m, `${stdout}\n${stderr}`)
+})
 
 test('a healthy server, diagnosed from the command line: healthy, the report written, the time it took', async (t) => {
   const run = promisify(execFile)

@@ -64,9 +64,9 @@ def socket_owners(inodes: set[int]) -> dict[int, int]:
 class Run:
     """One isolated notebook execution, tagged so its processes can be found afterwards."""
 
-    def __init__(self, tmp_path: Path):
+    def __init__(self, results: Path):
         self.marker = uuid.uuid4().hex
-        self.results = tmp_path / "results"
+        self.results = results
         self.ports_before = listening_ports()
 
     def execute(self, path: Path, **kw):
@@ -99,4 +99,11 @@ class Run:
 
 @pytest.fixture
 def run(tmp_path):
-    return Run(tmp_path)
+    return Run(tmp_path / "results")
+
+
+@pytest.fixture
+def learner_run():
+    """A run that saves into the workbook's own results/, as a learner's does: every path the executed
+    notebook prints (a report, a profile, a command's folder) is then one a reader of it can open."""
+    return Run(ROOT / "results")

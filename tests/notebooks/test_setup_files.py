@@ -234,3 +234,20 @@ def test_the_news_setting_is_one_jupyterlab_knows():
         assert key in props
         if "oneOf" in props[key]:
             assert value in [o["const"] for o in props[key]["oneOf"]]
+
+
+def devcontainer() -> dict:
+    """.devcontainer/devcontainer.json, a JSON with comments: its // lines taken out."""
+    text = read(".devcontainer/devcontainer.json")
+    return json.loads("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//")))
+
+
+def test_the_dev_container_installs_wrk_sets_up_forwards_the_lab_port_and_asks_for_two_cpus():
+    c = devcontainer()
+    created = c["onCreateCommand"]
+    assert "install" in created and " wrk" in created, created
+    assert created.rstrip().endswith("make setup"), f"the container must run make setup once created: {created}"
+    port = int(re.search(r"^LAB_PORT \?= (\d+)$", read("Makefile"), re.M).group(1))
+    assert port in c["forwardPorts"], f"make lab listens on {port}; forwarded: {c['forwardPorts']}"
+    assert c["hostRequirements"]["cpus"] >= 2, "one core for the server, one for the load generator"
+    assert "--no-browser" in c["containerEnv"]["LAB_ARGS"], "a container has no browser to open"

@@ -1,6 +1,7 @@
 """make spreads (scripts/spreads.py): reading the lines a checks cell prints, passed or failed."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -44,3 +45,28 @@ def test_the_lines_of_an_executed_notebook_are_read_from_every_code_cell():
     nb.cells = [nbformat.v4.new_markdown_cell("ok      not output"), nbformat.v4.new_code_cell("checks.done()")]
     nb.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"{AT_LEAST}\n")]
     assert spreads.check_lines(nb) == [spreads.check_line(AT_LEAST)]
+
+
+def test_write_sets_each_checks_spread_by_profile_and_condition_and_keeps_the_others(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    rec = lambda nb, cond, profile, checks: json.dumps({"notebook": f"notebooks/{nb}.ipynb", "run": 1, "condition": cond,
+                                                        "profile": profile, "at": "2026-11-28T10:00:00", "checks": checks})
+    pool = "blocked p99 over loop-worker-pool's"
+    (out / "results.jsonl").write_text("\n".join([
+        rec("02-event-loop", "quiet", "quick", [[True, pool, 20.8], [True, "both shedding apps answered 503", None]]),
+        rec("02-event-loop", "busy", "quick", [[False, pool, 1.5]]),
+        rec("00-getting-started", "quiet", "quick", [[True, "growth", 2.0]]),
+    ]) + "\n")
+    spreads_file = tmp_path / "spreads.json"
+    spreads_file.write_text(json.dumps({"about": "x", "notebooks": {
+        "02-event-loop": {pool: {"full": {"quiet": [9.0], "busy": [], "measured": "2026-11-01"}}},
+        "05-micro": {"gain": {"quick": {"quiet": [3.0], "busy": [], "measured": "2026-11-01"}}}}}))
+    data = spreads.write_spreads(out, ["02-event-loop"], spreads_file)
+    assert data["notebooks"]["02-event-loop"][pool] == {
+        "full": {"quiet": [9.0], "busy": [], "measured": "2026-11-01"},
+        "quick": {"quiet": [20.8], "busy": [1.5], "measured": "2026-11-28"}}
+    assert "both shedding apps answered 503" not in data["notebooks"]["02-event-loop"], "a check without a figure has no spread"
+    assert "00-getting-started" not in data["notebooks"], "only the notebooks named"
+    assert data["notebooks"]["05-micro"]["gain"]["quick"]["quiet"] == [3.0]
+    assert json.loads(spreads_file.read_text()) == data

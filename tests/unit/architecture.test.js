@@ -156,7 +156,7 @@ function usageText() {
       else if (keep(e.name)) files.push(p)
     }
   }
-  walk(path.join(root, 'notebooks'), (n) => n.endsWith('.ipynb'))
+  walk(path.join(root, 'notebooks'), (n) => /\.(ipynb|ts)$/.test(n))
   walk(path.join(root, 'solutions'), (n) => /\.(ipynb|js)$/.test(n))
   walk(path.join(root, 'scripts'), (n) => /\.(js|mjs)$/.test(n))
   walk(path.join(root, 'harness', 'samples'), (n) => n.endsWith('.js'))

@@ -3,12 +3,12 @@
 // it checks the error that says so.
 const { test } = require('node:test')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const hi = require('@workbook/harness/internal')
 const { startApp } = require('./helpers').internal('apps/start')
 
-const compiledFolders = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('workbook-compiled-'))
+const compiled = path.join(hi.appsDir, '..', 'build', 'compiled')
+const leftOver = () => (fs.existsSync(compiled) ? fs.readdirSync(compiled) : null)
 
 test('a standalone app takes no runtime and no runtime flags', async (t) => {
   const entry = path.join(hi.appsDir, 'hello-http', 'server.js')
@@ -20,10 +20,10 @@ test('a standalone app takes no runtime and no runtime flags', async (t) => {
   }
 })
 
-test('withBunCompiled builds one executable, runs it standalone, and leaves no folder behind', async (t) => {
+test('withBunCompiled builds one executable in build/compiled, runs it standalone, and leaves nothing behind', async (t) => {
   const bun = hi.runtimes().find((r) => r.name === 'bun')
   const entry = path.join(hi.appsDir, 'frameworks', 'node-http.js')
-  const before = compiledFolders()
+  const before = leftOver()
   if (!bun.present) {
     await t.assert.rejects(
       hi.withBunCompiled(entry, async () => null),
@@ -33,12 +33,15 @@ test('withBunCompiled builds one executable, runs it standalone, and leaves no f
   }
   const got = await hi.withBunCompiled(entry, async (c) => {
     t.assert.ok(fs.existsSync(c.binary), c.binary)
-    t.assert.match(c.command, /bun build --compile apps\/frameworks\/node-http\.js --outfile /)
+    t.assert.match(
+      c.command,
+      /bun build --compile apps\/frameworks\/node-http\.js --outfile build\/compiled\/node-http$/,
+    )
     t.assert.ok(c.megabytes > 10, `${c.megabytes} MB`)
     const app = await startApp({ name: 'node-http (compiled)', entry: c.binary, probe: '/json' }, { standalone: true })
     try {
       t.assert.ok(!app.command.includes('node-http.js'), app.command)
-      t.assert.match(app.command, / \.\/node-http\)$/, app.command) // run from its folder, as typed
+      t.assert.match(app.command, /^\(cd build\/compiled && .* \.\/node-http\)$/, app.command) // from its folder, as typed
       return await (await fetch(`${app.url}/json`)).json()
     } finally {
       await app.stop()
@@ -51,7 +54,7 @@ test('withBunCompiled builds one executable, runs it standalone, and leaves no f
     }),
     /the callback failed/,
   )
-  t.assert.deepStrictEqual(compiledFolders(), before)
+  t.assert.deepStrictEqual(leftOver(), before)
   await t.assert.rejects(
     hi.withBunCompiled(path.join(hi.appsDir, 'no-such.js'), async () => null),
     /no such file/,

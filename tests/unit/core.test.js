@@ -7,7 +7,7 @@ const path = require('node:path')
 const { internal } = require('./helpers')
 
 const { roundOrder, assertUniqueKeys } = internal('core/order')
-const { spread, cv, pairedRatios, slope } = internal('core/stats')
+const { spread, cv, pairedRatios, slope, commonSlope } = internal('core/stats')
 const { fmt, pct, times, plural } = internal('core/format')
 const { sleep, within } = internal('core/time')
 const { WorkbookError } = internal('core/errors')
@@ -107,7 +107,13 @@ test('slope: a perfect line gives its slope with R² 1, noise without a trend gi
   ])
   t.assert.ok(Math.abs(loose.slope - 0.8) < 1e-12 && Math.abs(loose.r2 - 0.64) < 1e-12, JSON.stringify(loose))
 
-  t.assert.deepStrictEqual(slope([{ x: 1, y: 3 }]), { slope: Number.NaN, r2: Number.NaN })
+  t.assert.deepStrictEqual(slope([{ x: 1, y: 3 }]), {
+    slope: Number.NaN,
+    r2: Number.NaN,
+    se: Number.NaN,
+    low: Number.NaN,
+    high: Number.NaN,
+  })
   t.assert.ok(
     Number.isNaN(
       slope([
@@ -123,8 +129,30 @@ test('slope: a perfect line gives its slope with R² 1, noise without a trend gi
       { x: 1, y: 5 },
       { x: 2, y: 5 },
     ]),
-    { slope: 0, r2: 1 },
+    { slope: 0, r2: 1, se: 0, low: 0, high: 0 },
   )
+  // the slope's standard error and 95 % interval (t with n - 2 = 2 degrees of freedom: 4.303), by hand:
+  // the line 0.3 + 0.8x leaves -0.3 0.9 -0.9 0.3 (sum of squares 1.8), Sxx 5: se = sqrt(1.8 / 2 / 5)
+  const se = Math.sqrt(0.18)
+  t.assert.ok(Math.abs(loose.se - se) < 1e-12, JSON.stringify(loose))
+  t.assert.ok(Math.abs(loose.low - (0.8 - 4.303 * se)) < 1e-9 && Math.abs(loose.high - (0.8 + 4.303 * se)) < 1e-9)
+})
+
+test('commonSlope: one slope through groups of points, each with its own intercept: a step between them is not a slope', (t) => {
+  // 0.1 a second before and after a step of 5 (the profilers starting): the slope is 0.1, not the step's
+  const pts = [
+    { x: 0, y: 10, group: false },
+    { x: 4, y: 10.4, group: false },
+    { x: 4.2, y: 15.42, group: true },
+    { x: 5.3, y: 15.53, group: true },
+    { x: 6.4, y: 15.64, group: true },
+  ]
+  const fit = commonSlope(pts)
+  t.assert.ok(Math.abs(fit.slope - 0.1) < 1e-9, JSON.stringify(fit))
+  t.assert.ok(slope(pts).slope > 0.5, 'one line through all of them reads the step as growth')
+  // a group of one point says nothing about the slope; no degree of freedom left, no interval
+  t.assert.ok(Number.isNaN(commonSlope(pts.slice(0, 3)).se))
+  t.assert.ok(Math.abs(commonSlope(pts.slice(0, 3)).slope - 0.1) < 1e-9)
 })
 
 test('Spread: cv is the standard deviation over the mean, 0 for identical values or a single run', (t) => {

@@ -3,9 +3,11 @@
 // sample counted once, in the first kind that fits it, and the regular expression named with its
 // pattern and the app's frame that ran it.
 const { test } = require('node:test')
+const fs = require('node:fs')
 const path = require('node:path')
+const { pathToFileURL } = require('node:url')
 const { internal } = require('./helpers')
-const { busyTime, dominant, BUSY_KINDS } = internal('diagnose/busy')
+const { busyTime, dominant, handoff, BUSY_KINDS } = internal('diagnose/busy')
 
 const root = path.join(__dirname, '..', '..')
 const app = `file://${path.join(root, 'srv.js')}`
@@ -52,15 +54,16 @@ test('busyTime counts each busy sample once, in the first kind that fits it, idl
   )
 })
 
-test('busyTime names the regular expression that ran longest, with the app frame that ran it', (t) => {
+test("busyTime names the regular expression that ran longest from V8's own frame, with the app frame that ran it", (t) => {
   const { regex } = busyTime(profile)
   t.assert.deepStrictEqual(
     {
       pattern: regex.pattern,
+      from: regex.from,
       share: regex.share,
       caller: `${regex.caller.name} ${regex.caller.file}:${regex.caller.line}`,
     },
-    { pattern: '^([a-z0-9]+)+$', share: 10 / 80, caller: 'handler srv.js:10' },
+    { pattern: '^([a-z0-9]+)+$', from: 'frame', share: 10 / 80, caller: 'handler srv.js:10' },
   )
   t.assert.strictEqual(busyTime({ ...profile, samples: [2, 4, 11] }).regex, null)
 })
@@ -83,8 +86,8 @@ test('dominant picks the largest share among the kinds given, ties to the first'
   )
 })
 
-test('regexOnLine finds the pattern a line runs: a literal there, or the one a name there is bound to', (t) => {
-  const { regexOnLine } = internal('diagnose/busy')
+test('regexesOnLine finds every pattern a line may run: literals there, or those a name there is bound to', (t) => {
+  const { regexesOnLine } = internal('diagnose/busy')
   const src = [
     'const username = /^([a-z0-9]+)+$/',
     '  const valid = username.test(input)',
@@ -94,14 +97,33 @@ test('regexOnLine finds the pattern a line runs: a literal there, or the one a n
     's.split(",")',
     'const n = a / b / c; s.split(",")',
     'const parts = s.split(r)',
+    'if (/^x/.test(s) || /y$/.test(s)) z()',
+    'let p = /one/',
+    'if (cond) p = /two/',
+    'let q = /first/',
+    'function f() { let q = /second/; return q.test(s) }',
   ]
   t.assert.deepStrictEqual(
-    src.map((_, i) => regexOnLine(src, i + 1)),
-    [null, '^([a-z0-9]+)+$', 'a+b', null, '^(a|aa)+$', null, null, '^(a|aa)+$'],
+    src.map((_, i) => regexesOnLine(src, i + 1)),
+    [
+      [],
+      ['^([a-z0-9]+)+$'],
+      ['a+b'],
+      [],
+      ['^(a|aa)+$'],
+      [],
+      [],
+      ['^(a|aa)+$'],
+      ['^x', 'y$'],
+      [],
+      [],
+      [],
+      ['second', 'first'],
+    ],
   )
 })
 
-test("busyTime counts the self time of the lines that run a regular expression as the expression's", (t) => {
+test("busyTime counts the self time of the lines that run a regular expression as the expression's, line by line", (t) => {
   // the handler's own 20 samples: 15 on line 10, which runs the expression, 5 on line 11
   const ticked = nodes.map((n) =>
     n.id === 4
@@ -117,8 +139,58 @@ test("busyTime counts the self time of the lines that run a regular expression a
   const source = ['const username = /^([a-z0-9]+)+$/', ...Array(8).fill(''), 'if (username.test(s)) ok()', 'res.end(s)']
   const b = busyTime({ ...profile, nodes: ticked, samples: Array(20).fill(4) }, () => source)
   t.assert.deepStrictEqual([b.shares.regex, b.shares.app], [0.75, 0.25])
-  t.assert.strictEqual(b.regex.pattern, '^([a-z0-9]+)+$')
-  t.assert.strictEqual(`${b.regex.caller.name} ${b.regex.caller.file}:${b.regex.caller.line}`, 'handler srv.js:10')
+  t.assert.deepStrictEqual(
+    { ...b.regex, caller: `${b.regex.caller.name} ${b.regex.caller.file}:${b.regex.caller.line}` },
+    {
+      pattern: '^([a-z0-9]+)+$',
+      candidates: ['^([a-z0-9]+)+$'],
+      share: 0.75,
+      from: 'line',
+      caller: 'handler srv.js:10',
+      line: { file: 'srv.js', line: 10, text: 'if (username.test(s)) ok()' },
+    },
+  )
+  // a line that may run two: the line is named, the pattern is not
+  const two = [...source.slice(0, 9), 'if (username.test(s) || /^admin/.test(s)) ok()', 'res.end(s)']
+  const both = busyTime({ ...profile, nodes: ticked, samples: Array(20).fill(4) }, () => two).regex
+  t.assert.deepStrictEqual([both.pattern, both.candidates, both.line.line], [null, ['^admin', '^([a-z0-9]+)+$'], 10])
+})
+
+// A CPU profile recorded from tests/fixtures/diagnose/redos-beside-harmless.js (scripts/calibrate-diagnosis.js's
+// server, profiled by the diagnosis): its line 13 runs a harmless /[^A-Za-z0-9]/ with replace (52 samples),
+// its line 15 the catastrophic /^([a-z0-9]+)+$/ with test (2854). V8 lists line 13's ticks first; the
+// diagnosis before this test named the first expression it met on a line with ticks: the harmless one.
+test('a recorded profile of a file with two regular expressions: the one that ran hottest is named, with its line', (t) => {
+  const file = path.join(root, 'tests', 'fixtures', 'diagnose', 'profiles', 'redos-beside-harmless.cpuprofile.json')
+  const recorded = JSON.parse(fs.readFileSync(file, 'utf8').replaceAll('file://REPO/', `${pathToFileURL(root).href}/`))
+  const { regex, shares } = busyTime(recorded)
+  t.assert.ok(shares.regex > 0.9, String(shares.regex))
+  t.assert.strictEqual(regex.pattern, '^([a-z0-9]+)+$')
+  t.assert.deepStrictEqual(
+    [regex.from, regex.line?.file, regex.line?.line],
+    ['line', 'tests/fixtures/diagnose/redos-beside-harmless.js', 15],
+  )
+})
+
+test('handoff names the call of Node that handed work to the pool, and the app frame that made it', (t) => {
+  const cf2 = (name, url, line) => cf(name, url, line)
+  const pool = {
+    nodes: [
+      { id: 1, callFrame: cf2('(root)'), children: [2, 3, 6] },
+      { id: 2, callFrame: cf2('(idle)') },
+      { id: 3, callFrame: cf2('work', app, 20), children: [4] },
+      { id: 4, callFrame: cf2('pbkdf2', 'node:internal/crypto/pbkdf2', 30), children: [5] },
+      { id: 5, callFrame: cf2('check', 'node:internal/crypto/pbkdf2', 60) },
+      { id: 6, callFrame: cf2('readFileSync', 'node:fs', 440) },
+    ],
+    samples: [2, 2, 4, 5, 5, 6, 6, 6, 6, 6],
+  }
+  const h = handoff(pool)
+  t.assert.deepStrictEqual(
+    [h.to, h.call.name, h.call.file, h.caller.name, h.samples],
+    ['pool', 'pbkdf2', 'node:internal/crypto/pbkdf2', 'work', 3],
+  )
+  t.assert.strictEqual(handoff({ ...pool, samples: [2, 6] }), null) // a *Sync call is the main thread's own
 })
 
 test('withPauses takes garbage collection from the pauses the process reported, and scales the rest', (t) => {

@@ -20,6 +20,15 @@ test('where groups overlap, the line misclassifies fewest, in the widest gap', (
   t.assert.ok(Math.abs(line - 0.35) < 1e-12, String(line))
 })
 
+// What full collections left (MB): flat, or a leak of 0.4 MB a second from 10 MB.
+const points = (perSecond) =>
+  [0, 4, 4.2, 5.3, 6.4, 7.5].map((at, i) => ({
+    at,
+    served: i * 1000,
+    heapMB: 10 + perSecond * at + (i >= 2 ? 0.5 : 0),
+    externalMB: 1,
+    profiling: i >= 2,
+  }))
 // Evidence with only what the fit and the rules read.
 const ev = (o) => ({
   elu: 0.99,
@@ -30,6 +39,16 @@ const ev = (o) => ({
   maxStallMs: 20,
   heap: { keptMBps: 0, startMB: 1, endMB: 1, keptStartMB: 1, keptEndMB: 1 },
   external: { keptMBps: 0, keptStartMB: 1, keptEndMB: 1 },
+  memory: { points: points(0) },
+  threads: {
+    mainCpuPercent: 90,
+    offMainCpuPercent: 5,
+    byKind: { main: 90, pool: 0, workers: 0, v8: 5, other: 0 },
+    cores: 1,
+    poolThreads: 0,
+    poolSizeSet: null,
+  },
+  handoff: null,
   rss: { startMB: 50, endMB: 50 },
   busy: { shares: { gc: 0.02, regex: 0, syncIo: 0, native: 0, app: 0.03, dependency: 0, node: 0.95 }, regex: null },
   gcByKind: {},
@@ -76,7 +95,17 @@ const SET = [
     case: 'leak',
     expected: 'memory-climbing',
     saturated: null,
-    evidence: ev({ heap: { ...ev({}).heap, keptMBps: 4 } }),
+    evidence: ev({ memory: { points: points(0.4) } }),
+  },
+  {
+    case: 'pool',
+    expected: 'off-main-thread',
+    saturated: null,
+    evidence: ev({
+      elu: 0.3,
+      latencyOverCpu: 10,
+      threads: { ...ev({}).threads, byKind: { main: 10, pool: 80, workers: 0, v8: 5, other: 0 } },
+    }),
   },
 ]
 
@@ -86,7 +115,8 @@ test('each line is set from the readings of the servers it tells apart', (t) => 
   t.assert.strictEqual(T.GC_SHARE, (0.02 + 0.5) / 2) // GC churn against every other saturated loop
   t.assert.strictEqual(T.BLOCKING_SHARE, (0.05 + 0.6) / 2) // the fast server against the CPU-bound
   t.assert.strictEqual(T.WAITING_LATENCY_OVER_CPU, Math.sqrt(4 * 100)) // the idle server against waiting
-  t.assert.strictEqual(T.HEAP_KEPT_MB_S, Math.sqrt(0.1 * 4)) // the floor against the leak
+  t.assert.ok(Math.abs(T.MEMORY_GROWTH - Math.sqrt(0.005 * (0.4 / 11))) < 1e-9, String(T.MEMORY_GROWTH)) // the floor against the leak
+  t.assert.ok(Math.abs(T.OFF_MAIN_SHARE - (0 + 80 / 95) / 2) < 1e-9, String(T.OFF_MAIN_SHARE)) // the others' 0 against the pool's
   for (const row of confusion(SET, T)) t.assert.strictEqual(row.right, row.of, row.case)
 })
 

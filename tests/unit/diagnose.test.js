@@ -23,6 +23,20 @@ const frame = (name, file, category, share) => ({
   attributedShare: share,
 })
 const SHARES = { gc: 0.03, regex: 0, syncIo: 0, native: 0, app: 0.12, dependency: 0, node: 0.85 }
+// What full collections left (MB), before the watch, after it, then a second apart with the profilers on.
+const AT = [0, 4, 4.2, 5.3, 6.4, 7.5]
+const points = (heap, external = heap.map(() => 1)) =>
+  heap.map((h, i) => ({ at: AT[i], served: i * 1000, heapMB: h, externalMB: external[i], profiling: i >= 2 }))
+const FLAT = points([6, 6.02, 6.6, 6.63, 6.65, 6.65])
+// The app's CPU by thread, % of a core: the main thread and V8's helpers, nothing elsewhere.
+const THREADS = {
+  mainCpuPercent: 55,
+  offMainCpuPercent: 5,
+  byKind: { main: 55, pool: 0, workers: 0, v8: 5, other: 0 },
+  cores: 1,
+  poolThreads: 0,
+  poolSizeSet: null,
+}
 function evidence(over = {}) {
   const hog = frame('score', 'srv.js', 'user', 0.9)
   const { shares, ...rest } = over
@@ -36,6 +50,7 @@ function evidence(over = {}) {
     latencyOverCpu: 10,
     elu: 0.6,
     cpuPercent: 60,
+    threads: THREADS,
     stallMs: 3,
     maxStallMs: 12,
     gcShare: 0.05,
@@ -44,7 +59,9 @@ function evidence(over = {}) {
     heap: { startMB: 10, endMB: 10.2, slopeMBps: 0.05, r2: 0.1, keptStartMB: 6, keptEndMB: 6, keptMBps: 0 },
     rss: { startMB: 70, endMB: 71, slopeMBps: 0.2 },
     external: { startMB: 1, endMB: 1, keptStartMB: 1, keptEndMB: 1, keptMBps: 0 },
+    memory: { points: FLAT },
     busy: { shares: { ...SHARES, ...shares }, busySamples: 1000, regex: null },
+    handoff: null,
     allocMBps: 50,
     syncIoShare: 0,
     hot: [hog],
@@ -65,8 +82,8 @@ const LINES = {
   GC_SHARE: 0.34,
   BLOCKING_SHARE: 0.13,
   WAITING_LATENCY_OVER_CPU: 20,
-  HEAP_KEPT_MB_S: 1,
-  EXTERNAL_KEPT_MB_S: 1,
+  OFF_MAIN_SHARE: 0.5,
+  MEMORY_GROWTH: 0.02,
   LONG_STALL_MS: 20,
   RUNNER_UP_CLOSE: 0.8,
   NEAR: 1.25,
@@ -90,14 +107,39 @@ test('a loop with headroom is healthy, and the verdict says what kept each other
     "  where the busy time went: Node's own request handling 85 %, the app's own code 12 %, garbage collection 3 %",
   ])
   t.assert.match(v.lines.join('\n'), /not waiting: latency p50 over CPU per request 10\.0x < 20\.0x/)
-  t.assert.match(v.lines.join('\n'), /not memory climbing: growth of the heap kept after a full GC 0 MB\/s < 1 MB\/s/)
+  t.assert.match(
+    v.lines.join('\n'),
+    /not busy off the main thread: share of the app's CPU off its main thread \(V8's helpers aside\) 0 % < 50 %/,
+  )
+  t.assert.match(
+    v.lines.join('\n'),
+    /not memory climbing: growth of the (heap|memory outside the heap) kept after a full GC, of the memory kept [\d.]+ % a second < 2 % a second .*kept after a full GC: the heap 6 → 6\.65 MB/,
+  )
 })
 
 test("a saturated loop busy with Node's own request handling is healthy too: busy is not blocked", (t) => {
   const v = judge({ elu: 0.99 })
   t.assert.strictEqual(v.id, 'healthy')
   t.assert.strictEqual(v.busiest, 'node')
-  t.assert.match(v.lines[1], /the loop is busy with Node's own request handling: event-loop utilisation 99 % >= 90 %/)
+  t.assert.match(
+    v.lines[1],
+    /the loop is busy with Node's own request handling, the work a fast server is for: event-loop utilisation 99 % >= 90 %/,
+  )
+})
+
+test("a healthy verdict's every sentence is worded for a healthy loop: no stall or queue described as a problem", (t) => {
+  // a busy loop of short turns, requests 8x their CPU: 10 connections taking turns, not a blocked loop
+  for (const v of [judge({ elu: 0.99, stallMs: 2, latencyOverCpu: 8 }), judge({ elu: 0.6, stallMs: 2 })]) {
+    const text = v.lines.join('\n')
+    t.assert.strictEqual(v.id, 'healthy', text)
+    t.assert.doesNotMatch(text, /hardly ever free|requests queue|many short stalls|long stalls|blocked/, text)
+  }
+  const busy = judge({ elu: 0.99, stallMs: 2, latencyOverCpu: 8 }).lines.join('\n')
+  t.assert.match(busy, /no long stall: the loop was held up 2 ms at a time \(typical\), 12 ms at most/)
+  t.assert.match(
+    busy,
+    /a request took 2 ms at p50, 8\.00x the 0\.2 ms of CPU it costs: the load's connections take turns/,
+  )
 })
 
 test('a saturated loop is named after what its busy time went to, with where to look', (t) => {
@@ -115,19 +157,36 @@ test('a saturated loop is named after what its busy time went to, with where to 
   }
 })
 
-test('a regular expression is named with its pattern and the frame that ran it', (t) => {
-  const caller = { name: 'validate', file: 'srv.js', line: 12, category: 'user' }
-  const busy = {
-    shares: only('regex', 0.95),
-    busySamples: 900,
-    regex: { pattern: '^([a-z0-9]+)+$', share: 0.95, caller },
+test('a regular expression is named with its pattern, on the line that ran it, or that line alone when it runs several', (t) => {
+  const caller = { name: 'validate', file: 'srv.js', line: 10, category: 'user' }
+  const line = { file: 'srv.js', line: 12, text: 'const ok = username.test(s)' }
+  const run = { pattern: '^([a-z0-9]+)+$', candidates: ['^([a-z0-9]+)+$'], share: 0.95, from: 'line', caller, line }
+  const named = judge({ elu: 1, stallMs: 60, busy: { shares: only('regex', 0.95), busySamples: 900, regex: run } })
+  t.assert.deepStrictEqual([named.id, named.cause], ['blocked', 'regex'])
+  t.assert.match(
+    named.lines.join('\n'),
+    /the regular expression \/\^\(\[a-z0-9\]\+\)\+\$\/ ran 95 % of the busy time, on srv\.js:12 `const ok = username\.test\(s\)` \(in validate\)/,
+  )
+  // V8's own frame names it wherever it was compiled
+  const frame = { ...run, from: 'frame', line: null }
+  const v8 = judge({ elu: 1, busy: { shares: only('regex', 0.95), busySamples: 900, regex: frame } })
+  t.assert.match(
+    v8.lines.join('\n'),
+    /\/\^\(\[a-z0-9\]\+\)\+\$\/ ran 95 % of the busy time \(V8's own frame\), run by validate \(srv\.js:10\)/,
+  )
+  // two candidates on the line: the line is named, the pattern is not guessed
+  const both = {
+    ...run,
+    pattern: null,
+    candidates: ['^a+$', '[^A-Za-z0-9]'],
+    line: { ...line, text: 'a.test(s) || b.test(s)' },
   }
-  const v = judge({ elu: 1, stallMs: 60, busy })
-  t.assert.deepStrictEqual([v.id, v.cause], ['blocked', 'regex'])
+  const v = judge({ elu: 1, busy: { shares: only('regex', 0.95), busySamples: 900, regex: both } })
   t.assert.match(
     v.lines.join('\n'),
-    /the regular expression \/\^\(\[a-z0-9\]\+\)\+\$\/ ran 95 % of the busy time, run by validate \(srv\.js:12\)/,
+    /a regular expression ran 95 % of the busy time, on srv\.js:12 `a\.test\(s\) \|\| b\.test\(s\)` \(in validate\): which one could not be told \(the line may run \/\^a\+\$\/ or \/\[\^A-Za-z0-9\]\/\)/,
   )
+  t.assert.doesNotMatch(v.lines.join('\n'), /the regular expression \//)
 })
 
 test('long stalls and many short ones are both blocking; the verdict says which, and whether requests queue', (t) => {
@@ -160,7 +219,10 @@ test("GC pressure: a saturated loop whose collector's share of busy time reaches
 test("below the blocking line, a saturated loop's time went to Node's own request handling: healthy", (t) => {
   const v = judge({ elu: 1, shares: { ...SHARES, gc: 0.06, app: 0.1, node: 0.84 } })
   t.assert.deepStrictEqual([v.id, v.busiest], ['healthy', 'node'])
-  t.assert.match(v.lines[1], /garbage collection stays under 34 % of it and no other kind reaches 13 %/)
+  t.assert.match(
+    v.lines[1],
+    /garbage collection under 34 % of it and share of busy time in the app's own code 10 % < 13 %/,
+  )
 })
 
 test('waiting: a loop with headroom, and a request far slower than the CPU it costs', (t) => {
@@ -170,26 +232,59 @@ test('waiting: a loop with headroom, and a request far slower than the CPU it co
   t.assert.notStrictEqual(judge({ elu: 0.99, latencyOverCpu: 200, shares: only('app') }).id, 'waiting')
 })
 
-test('memory climbing: the heap, or the memory outside it, that a full GC leaves growing', (t) => {
-  const heap = { startMB: 10, endMB: 50, slopeMBps: 10, r2: 0.9, keptStartMB: 8, keptEndMB: 40, keptMBps: 8 }
-  const climbing = judge({ heap })
-  t.assert.strictEqual(climbing.id, 'memory-climbing')
-  t.assert.match(climbing.lines.join('\n'), /growth of the heap kept after a full GC 8 MB\/s >= 1 MB\/s/)
-  t.assert.match(climbing.lines.join('\n'), /heapUsed 10 → 50 MB, kept after a full GC 8 → 40 MB/)
-  const external = { startMB: 1, endMB: 40, keptStartMB: 1, keptEndMB: 33, keptMBps: 8 }
-  const buffers = judge({ external })
+test('memory climbing: the heap, or the memory outside it, that full collections leave growing in a line', (t) => {
+  const heap = { memory: { points: points([8, 20, 21, 24, 27, 30]) } }
+  const climbing = judge(heap)
+  const text = climbing.lines.join('\n')
+  t.assert.deepStrictEqual([climbing.id, climbing.memory], ['memory-climbing', 'climbing'], text)
+  t.assert.match(
+    text,
+    /growth of the heap kept after a full GC, of the memory kept 3\d(\.\d)? % a second >= 2 % a second/,
+  )
+  t.assert.match(
+    text,
+    /the heap kept grows in a line: 2\.\d+ MB\/s \([\d.]+ to [\d.]+, 95 %\), about [\d.]+ KB a request/,
+  )
+  t.assert.match(
+    text,
+    /kept after a full GC: the heap 8 → 30 MB, outside the heap \(Buffers\.\.\.\) 1 → 1 MB, over 7\.50 s and 6 full collections/,
+  )
+  const buffers = judge({ memory: { points: points([6, 6, 6.5, 6.5, 6.5, 6.5], [3, 60, 75, 90, 105, 120]) } })
   t.assert.strictEqual(buffers.id, 'memory-climbing')
   t.assert.match(
     buffers.lines.join('\n'),
-    /growth of the memory outside the heap kept after a full GC 8 MB\/s >= 1 MB\/s/,
+    /growth of the memory outside the heap kept after a full GC, of the memory kept/,
   )
-  // a sawtooth of garbage: a steep slope, but a full GC leaves no more than before
-  t.assert.strictEqual(judge({ heap: { ...heap, keptEndMB: 8, keptMBps: 0 } }).id, 'healthy')
   // a leak on a saturated loop: memory first, the loop's verdict beside it, and the evidence mixed
-  const both = judge({ heap, elu: 1, shares: only('app') })
+  const both = judge({ ...heap, elu: 1, shares: only('app') })
   t.assert.strictEqual(both.id, 'memory-climbing')
   t.assert.ok(both.lines.includes("also: loop blocked by the app's own code"), both.lines.join('\n'))
   t.assert.match(both.lines.at(-1), /^mixed evidence: loop blocked by the app's own code holds too$/)
+})
+
+test('a large heap loaded at start that does not grow is healthy, and the verdict says how large it is', (t) => {
+  const v = judge({ memory: { points: points([321, 321.4, 322, 322.2, 322.3, 322.35]) } })
+  const text = v.lines.join('\n')
+  t.assert.deepStrictEqual([v.id, v.memory], ['healthy', 'flat'], text)
+  t.assert.match(text, /not memory climbing: .* 0\.0\d+ % a second < 2 % a second/)
+  t.assert.match(text, /a large heap, 322 MB, that does not grow: not a leak/)
+  // the same growth, 1.3 MB in 7.5 s, on a heap of 6 MB: 2.9 % a second, climbing
+  t.assert.strictEqual(
+    judge({ memory: { points: points([6, 6.4, 7, 7.2, 7.3, 7.35].map((h, i) => h + i * 0.2)) } }).id,
+    'memory-climbing',
+  )
+})
+
+test('memory undecided: a trend whose interval straddles the line says so, and how long to watch', (t) => {
+  const noisy = points([6, 6.5, 7.1, 6.4, 7.3, 6.6])
+  const v = decide(evidence({ memory: { points: noisy } }), LINES, {
+    rerun: (s) => `make diagnose APP=srv.js WATCH=${s}`,
+  })
+  const text = v.lines.join('\n')
+  t.assert.deepStrictEqual([v.id, v.memory], ['healthy', 'undecided'], text)
+  t.assert.match(v.lines[0], /^verdict: healthy; memory undecided/)
+  t.assert.match(text, /memory undecided: the heap kept grows .* either side of the 2 % a second line/)
+  t.assert.match(text, /watch longer: make diagnose APP=srv\.js WATCH=\d+/)
 })
 
 test('mixed evidence: a deciding reading close to its line, or a runner-up close to the largest kind', (t) => {
@@ -206,6 +301,105 @@ test('mixed evidence: a deciding reading close to its line, or a runner-up close
   t.assert.strictEqual(checkText(check('busy', 0.8962, '>=', 0.9, 'share')), 'busy 89.6 % < 90 %')
   t.assert.strictEqual(checkText(check('ratio', 19.98, '>=', 20, 'x')), 'ratio 19.98x < 20.0x')
   t.assert.strictEqual(checkText(check('stall', 20, '>=', 20, 'ms')), 'stall 20 ms >= 20 ms')
+})
+
+test("CPU off the main thread: work on libuv's pool is never healthy or waiting; the verdict names the pool and what to do", (t) => {
+  const pool = {
+    mainCpuPercent: 11,
+    offMainCpuPercent: 88,
+    byKind: { main: 11, pool: 86, workers: 0, v8: 2, other: 0 },
+    cores: 1,
+    poolThreads: 4,
+    poolSizeSet: null,
+  }
+  const handoff = {
+    to: 'pool',
+    call: { name: 'pbkdf2', file: 'node:internal/crypto/pbkdf2', line: 34, category: 'node' },
+    caller: { name: 'work', file: 'srv.js', line: 24, category: 'user' },
+    samples: 12,
+  }
+  // a loop with headroom and requests 10x their CPU: "waiting" without the threads' figures
+  const v = judge({ elu: 0.35, cpuPercent: 99, latencyOverCpu: 30, threads: pool, handoff })
+  const text = v.lines.join('\n')
+  t.assert.deepStrictEqual([v.id, v.cause], ['off-main-thread', 'pool'], text)
+  t.assert.strictEqual(v.lines[0], "verdict: busy off the main thread: libuv's thread pool")
+  t.assert.match(text, /share of the app's CPU off its main thread \(V8's helpers aside\) 87 % >= 50 %/)
+  t.assert.match(
+    text,
+    /the main thread 11 %, libuv's thread pool 86 % \(4 threads; UV_THREADPOOL_SIZE unset: libuv's default 4\)/,
+  )
+  t.assert.match(text, /the loop has headroom: event-loop utilisation 35 %, its thread ran 11 % of a core/)
+  t.assert.match(text, /handed to the pool: pbkdf2 \(node:internal\/crypto\/pbkdf2\), called from work \(srv\.js:24\)/)
+  t.assert.match(
+    text,
+    /its 4 threads already share the 1 core the process has: a larger UV_THREADPOOL_SIZE would not help here/,
+  )
+  // the loop reads busy only because its thread waited for the core: still off the main thread, not healthy
+  const waited = judge({
+    elu: 0.95,
+    threads: { ...pool, mainCpuPercent: 25, byKind: { ...pool.byKind, main: 25, pool: 55 } },
+  })
+  t.assert.strictEqual(waited.id, 'off-main-thread', waited.lines.join('\n'))
+  t.assert.match(
+    waited.lines.join('\n'),
+    /the loop reads 95 % busy, but its thread ran 25 % of a core: much of that time it waited for a core/,
+  )
+  // more cores than pool threads: a larger pool could help
+  t.assert.match(
+    judge({ elu: 0.3, threads: { ...pool, cores: 8 } }).lines.join('\n'),
+    /a larger UV_THREADPOOL_SIZE \(up to the 8 cores\)/,
+  )
+})
+
+test('CPU off the main thread names worker threads, and says so when the platform cannot tell which', (t) => {
+  const workers = { ...THREADS, mainCpuPercent: 11, byKind: { main: 11, pool: 0, workers: 87, v8: 1, other: 0 } }
+  const w = judge({ elu: 0.5, threads: workers })
+  t.assert.deepStrictEqual(
+    [w.id, w.cause, w.title],
+    ['off-main-thread', 'workers', 'busy off the main thread: worker threads'],
+  )
+  // no /proc: the process's CPU less the main thread's
+  const unnamed = judge({
+    elu: 0.3,
+    cpuPercent: 99,
+    threads: { ...THREADS, mainCpuPercent: 12, offMainCpuPercent: 87, byKind: null },
+  })
+  t.assert.deepStrictEqual(
+    [unnamed.id, unnamed.cause, unnamed.title],
+    ['off-main-thread', null, 'busy off the main thread'],
+  )
+  t.assert.match(unnamed.lines.join('\n'), /the other threads 87 % \(this platform does not name them\)/)
+  // V8's helpers collecting garbage are GC's, not the app's work elsewhere
+  const gc = judge({
+    elu: 1,
+    shares: { ...SHARES, gc: 0.45, app: 0.5, node: 0.05 },
+    threads: { ...THREADS, byKind: { main: 52, pool: 0, workers: 0, v8: 47, other: 0 } },
+  })
+  t.assert.strictEqual(gc.id, 'gc-pressure')
+  t.assert.strictEqual(gc.second?.id ?? null, 'blocked')
+})
+
+test('two problems at once: the verdict names both, each with its share, when the second reaches or nears its line', (t) => {
+  const blocked = judge({ elu: 1, shares: { ...SHARES, gc: 0.31, app: 0.6, node: 0.09 } })
+  t.assert.deepStrictEqual([blocked.id, blocked.cause, blocked.second?.id], ['blocked', 'app', 'gc-pressure'])
+  t.assert.match(blocked.lines[0], /^verdict: loop blocked by the app's own code, and GC pressure/)
+  t.assert.match(blocked.lines.join('\n'), /share of busy time in the app's own code 60 % >= 13 %/)
+  t.assert.match(
+    blocked.lines.join('\n'),
+    /and GC pressure: share of busy time in garbage collection 31 % < 34 %, close to its line/,
+  )
+  // GC far under its line: one problem
+  const alone = judge({ elu: 1, shares: { ...SHARES, gc: 0.05, app: 0.86, node: 0.09 } })
+  t.assert.deepStrictEqual(
+    [alone.id, alone.second, alone.lines[0]],
+    ['blocked', null, "verdict: loop blocked by the app's own code"],
+  )
+  const gc = judge({ elu: 1, shares: { ...SHARES, gc: 0.45, app: 0.5, node: 0.05 } })
+  t.assert.match(gc.lines[0], /^verdict: GC pressure, and loop blocked by the app's own code/)
+  t.assert.match(
+    gc.lines.join('\n'),
+    /and loop blocked by the app's own code: share of busy time in the app's own code 50 % >= 13 %/,
+  )
 })
 
 // --- the watched stretch: cut on the app's own clock, and refused when its samples are too few

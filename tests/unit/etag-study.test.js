@@ -300,7 +300,7 @@ test("Little's law on the 2022 table: its http row matches the connections that 
   const text = openConnectionsText(fw.published2022, rows[0])
   t.assert.match(
     text,
-    /39,006 req\/s × 6\.18 ms = 241 requests in flight, 48 % of the 500 connections `wrk -t12 -c500 -d5m`/,
+    /39,006 req\/s × 6\.18 ms = 241 requests in flight, 48 % of the 500 connections `wrk -t12 -c500 -d5m --latency`/,
   )
   t.assert.match(text, /251 connect errors a run: 249 connections were open, and 241 of them busy is 97 %/)
   t.assert.match(text, /measured at about 249 connections, not the 500/)

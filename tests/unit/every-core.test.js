@@ -8,8 +8,11 @@ const os = require('node:os')
 const path = require('node:path')
 const { internal, alive, waitUntil } = require('./helpers')
 const { startApp } = internal('apps/start')
-const { processTree, readTreeUsage, readUsage } = internal('apps/usage')
+const { processTree, readTreeUsage, readUsage, readThreads } = internal('apps/usage')
 const { cpuList } = internal('core/pinning')
+const { readings } = internal('core/readings')
+// With WORKBOOK_READINGS=none no process can be read: a tree is its root alone and every reading null.
+const NONE = readings().mode === 'none'
 const { workerLevels, spreading, readProcessStats } = internal('experiments/every-core')
 const { coresPlanText } = internal('prose/findings')
 const { perCore, publishedThreading } = internal('published/cores')
@@ -94,8 +97,10 @@ test('WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS set the pinning, say when
         // The module alone (70 ms), not the whole harness (1.3 s to load, six times over).
         'try { console.log(JSON.stringify(require("./harness/dist/core/pinning.js").pinning())) } catch (e) { console.log(e.message) }',
       ],
-      { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' },
+      // The CPU lists alone: not the switches that turn pinning off (WORKBOOK_PIN=0, WORKBOOK_READINGS=portable).
+      { cwd: ROOT, env: { ...withoutSwitches, ...env }, encoding: 'utf8' },
     ).stdout.trim()
+  const { WORKBOOK_PIN, WORKBOOK_READINGS, ...withoutSwitches } = process.env
   const [a, b] = allowed
   const both = JSON.parse(pinned({ WORKBOOK_SERVER_CPUS: `${a},${b}`, WORKBOOK_GENERATOR_CPUS: String(a) }))
   t.assert.deepStrictEqual([both.server, both.generator], [`${a},${b}`, String(a)])
@@ -135,16 +140,50 @@ test('processTree and readTreeUsage: a process with children is all of them, its
     said += d
   })
   t.assert.ok(await waitUntil(() => said === 'ready', 10000), `the parent said ${JSON.stringify(said)}, not "ready"`)
-  const tree = processTree(parent.pid)
-  t.assert.strictEqual(tree.length, 3, `tree: ${tree}`)
+  const tree = await processTree(parent.pid)
   t.assert.strictEqual(tree[0], parent.pid)
-  const sum = readTreeUsage(tree)
-  const each = tree.map(readUsage)
+  if (NONE) {
+    t.assert.deepStrictEqual(tree, [parent.pid])
+    t.assert.strictEqual(await readTreeUsage(parent.pid, tree), null)
+    return
+  }
+  t.assert.strictEqual(tree.length, 3, `tree: ${tree}`)
+  const sum = await readTreeUsage(parent.pid, tree)
+  const each = await Promise.all(tree.map((pid) => readUsage(pid)))
   t.assert.ok(Math.abs(sum.rssMB - each.reduce((a, u) => a + u.rssMB, 0)) < 5, JSON.stringify({ sum, each }))
   // Every Node process that has run JavaScript holds well over 10 MB resident, so two children add
   // more than 20 MB to the parent's own.
   t.assert.ok(sum.rssMB - each[0].rssMB > 20, `three processes weigh more than one: ${JSON.stringify({ sum, each })}`)
-  t.assert.strictEqual(readTreeUsage([2 ** 22 + 7]), null) // no such process
+  t.assert.strictEqual(await readTreeUsage(2 ** 22 + 7, [2 ** 22 + 7]), null) // no such process
+})
+
+test("readThreads: a process's threads by the names Node gives them, the main one, libuv's pool, a worker", async (t) => {
+  // A process that starts a worker and uses the pool once (libuv starts its four threads then), then
+  // spins its main thread until that thread has used 300 ms of CPU (however busy the machine), then says "ready".
+  const script = `const { Worker } = require('node:worker_threads')
+    const w = new Worker('setInterval(() => {}, 1000)', { eval: true })
+    w.on('online', () => require('node:fs').readFile(__filename, () => {
+      const used = () => { const u = process.threadCpuUsage(); return (u.user + u.system) / 1000 }
+      while (used() < 300) {}
+      process.stdout.write('ready')
+    }))
+    setInterval(() => {}, 1000)`
+  const child = spawn(NODE, ['-e', script], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, UV_THREADPOOL_SIZE: '3' },
+  })
+  t.after(() => child.kill('SIGKILL'))
+  let said = ''
+  child.stdout.on('data', (d) => {
+    said += d
+  })
+  t.assert.ok(await waitUntil(() => said === 'ready', 10000), `the child said ${JSON.stringify(said)}, not "ready"`)
+  const r = readThreads(child.pid)
+  t.assert.deepStrictEqual([r.count.main, r.count.pool, r.count.workers], [1, 3, 1], JSON.stringify(r))
+  t.assert.ok(r.count.v8 >= 1, JSON.stringify(r)) // V8's helper threads, one per core or so
+  t.assert.ok(r.cpuMs.main >= 200, JSON.stringify(r))
+  t.assert.ok(r.cores >= 1, JSON.stringify(r))
+  t.assert.strictEqual(readThreads(2 ** 22 + 7), null) // no such process
 })
 
 for (const mode of ['cluster', 'reuseport']) {
@@ -154,8 +193,8 @@ for (const mode of ['cluster', 'reuseport']) {
     const app = await startApp('every-core', { env: { MODE: mode, WORKERS: '2', STATS_DIR: dir } })
     let tree = []
     try {
-      tree = processTree(app.pid)
-      t.assert.strictEqual(tree.length, 3, `the primary and 2 workers: ${tree}`)
+      tree = await processTree(app.pid)
+      t.assert.strictEqual(tree.length, NONE ? 1 : 3, `the primary and 2 workers: ${tree}`)
       const N = 40
       for (let i = 0; i < N; i++) {
         const res = await fetch(`${app.url}/json`, { headers: { connection: 'close' } }) // a new connection each
@@ -176,11 +215,13 @@ for (const mode of ['cluster', 'reuseport']) {
         ['primary', 'worker', 'worker'],
       )
       t.assert.strictEqual(stats[0].requests, 0, 'the primary answers nothing')
-      const [whole, primary] = [readTreeUsage(tree).rssMB, readUsage(app.pid).rssMB]
-      t.assert.ok(
-        whole > primary * 2,
-        `the tree is the primary and its workers: ${whole} MB, the primary ${primary} MB`,
-      )
+      if (!NONE) {
+        const [whole, primary] = [(await readTreeUsage(app, tree)).rssMB, (await readUsage(app)).rssMB]
+        t.assert.ok(
+          whole > primary * 2,
+          `the tree is the primary and its workers: ${whole} MB, the primary ${primary} MB`,
+        )
+      }
     } finally {
       await app.stop()
     }
@@ -244,6 +285,6 @@ test("publishedSwiftNode: the study's routes map to the workbook's, every Swift 
   for (const name of ['Perfect', 'Zewo']) {
     const row = publishedThreading.find((r) => r.server === name)
     t.assert.strictEqual(row.threads, swift.find((s) => s.server === name).threads)
-    t.assert.match(row.study, /wrk -t4 -c10, wrk -t8 -c100/)
+    t.assert.match(row.study, /wrk -d 10m -t 4 -c 20/)
   }
 })

@@ -6,7 +6,8 @@ const fixture = (name) => path.join(__dirname, '..', 'fixtures', 'apps', name)
 const server = (name) => path.join(__dirname, '..', 'fixtures', 'servers', name)
 
 /** A module of the built harness that is not part of its public API, for unit tests of one module. */
-const internal = (module) => require(path.join(__dirname, '..', '..', 'harness', 'dist', module))
+const internal = (module) =>
+  require(path.join(process.env.HARNESS_DIST || path.join(__dirname, '..', '..', 'harness', 'dist'), module))
 
 function alive(pid) {
   try {

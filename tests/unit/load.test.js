@@ -34,6 +34,10 @@ test('steadyFigures leaves out the first second of a run of 3 s or more, and rea
   // No server counters (a URL target): no CPU figures.
   const url = steadyFigures('run 3', [second(100, null, 10)], latency)
   t.assert.deepStrictEqual([url.cpuPerRequestUs, url.serverCpuPercent], [null, null])
+  // wrk's run as one stretch: requests over its own 1,000 ms, CPU read over the 1,090 ms from its start to
+  // its exit. The CPU's share is taken over the CPU's window (100 %), not wrk's (109 %).
+  const wrk = steadyFigures('run 4', [{ ...second(20000, 1090, 545), cpuWallMs: 1090 }], latency)
+  t.assert.deepStrictEqual([wrk.reqPerSec, wrk.serverCpuPercent, wrk.generatorCpuPercent], [20000, 100, 50])
 })
 
 test('runLoad refuses a non-loopback target before sending anything', async (t) => {

@@ -85,6 +85,11 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
   const first = await hi.loopMetrics(url, { reset: true })
   t.assert.strictEqual(first.resolutionMs, 10)
   t.assert.ok(first.histogram.count > 0)
+  const { processMs, mainThreadMs } = first.cpu
+  t.assert.ok(
+    mainThreadMs >= 0 && processMs >= mainThreadMs,
+    `CPU ms: process ${processMs}, main thread ${mainThreadMs}`,
+  )
   const after = await hi.loopMetrics(url)
   t.assert.ok(
     after.elapsedMs < first.elapsedMs,
@@ -196,6 +201,10 @@ test('runPercentiles: figures run by run, the median run and the range, by statu
   t.assert.deepStrictEqual(r.cheap.sendLagMs, { p99: 7, max: 9 })
   const lag = hi.generatorLag([r])
   t.assert.deepStrictEqual([lag.p99, lag.max, lag.worst, lag.loads], [7, 9, 'v /cheap', 1])
+  // The background load's lag is not part of the measured latencies: left out, however late.
+  const bg = paced('v /expensive', [[500, 200]], { p99: 40, max: 40 })
+  const both = hi.generatorLag([{ ...r, background: combinePaced([bg]) }])
+  t.assert.deepStrictEqual([both.p99, both.worst], [7, 'v /cheap'])
 })
 
 test('blockedStretches: a row longer than its interval is a block ending at its t; the whole seconds inside it had no sample', (t) => {
@@ -223,7 +232,7 @@ test('blockedStretches: a row longer than its interval is a block ending at its 
   }
   const [s, ...rest] = hi.blockedStretches(snapshot)
   t.assert.strictEqual(rest.length, 0, 'only the long row')
-  t.assert.deepStrictEqual([s.from, s.to, s.ms, s.emptySeconds], [1.29, 4.05, 2760.4, [2, 3]])
+  t.assert.deepStrictEqual([s.from, s.to, s.ms, s.intervalMs, s.emptySeconds], [1.29, 4.05, 2760.4, 3050, [2, 3]])
   t.assert.deepStrictEqual(
     hi.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds,
     [],

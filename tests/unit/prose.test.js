@@ -362,16 +362,6 @@ test('a checklist that all passed prints every line as ok and does not throw', (
   t.assert.doesNotMatch(run.printed, /FAILED/)
 })
 
-test('a check can say the spread its threshold was set from, after the threshold', (t) => {
-  const c = checklist()
-    .atLeast('Fastify over Express', 1.52, 1.1, '1.27-1.62x')
-    .below('p99', 25, 50, 'ms', '24.9-26 ms')
-  t.assert.deepStrictEqual(c.passed, [
-    'Fastify over Express: 1.52x, at least 1.1x; set from 1.27-1.62x measured',
-    'p99: 25 ms, below 50 ms; set from 24.9-26 ms measured',
-  ])
-})
-
 test('each kind of check fails on the wrong side of its limit, and done() names every failed line', (t) => {
   const c = checklist()
     .expect(false, 'the cache was hit')
@@ -403,6 +393,28 @@ test('each kind of check fails on the wrong side of its limit, and done() names 
   }
   t.assert.ok(!run.error.message.includes('the server started'), 'a passed line is not in the error')
   t.assert.match(run.printed, /^ok {6}the server started$/m)
+})
+
+test('a check this platform cannot measure is skipped with its reason: never passed, never failed, and counted', (t) => {
+  const c = checklist()
+    .expect(true, 'the server started')
+    .atLeast('CPU per request, autocannon over wrk', null, 1)
+    .below('server CPU per request', null, 100, 'µs')
+    .expect(null, 'the generator kept up')
+    .skip('threads at their peak', 'not measured on this platform (no ps)')
+  t.assert.deepStrictEqual(c.failed, [])
+  t.assert.deepStrictEqual(c.passed, ['the server started'])
+  t.assert.strictEqual(c.skipped.length, 4)
+  t.assert.match(c.skipped[0], /^CPU per request, autocannon over wrk: skipped: not measured on this platform \(.+\)$/)
+  t.assert.strictEqual(c.skipped[3], 'threads at their peak: skipped: not measured on this platform (no ps)')
+  const run = capture(() => c.done())
+  t.assert.strictEqual(run.error, undefined, 'skipped checks do not fail the cell')
+  t.assert.match(run.printed, /^skipped the generator kept up: skipped: not measured on this platform/m)
+  t.assert.match(run.printed, /^1 ok, 4 skipped, 0 failed$/m)
+  // NaN is a figure that was measured and came out wrong: it still fails, it is not skipped.
+  const nan = checklist().atLeast('gain', Number.NaN, 1)
+  t.assert.deepStrictEqual([nan.failed.length, nan.skipped.length], [1, 0])
+  t.assert.match(capture(() => nan.done()).printed, /^0 ok, 0 skipped, 1 failed$/m)
 })
 
 const outcome = (label, statusCodes, errors = 0, timeouts = 0) => ({ label, statusCodes, errors, timeouts })
@@ -546,6 +558,9 @@ test('toolText names each file a profile wrote, with what opens it, then the com
   const snaps = toolText({ command: 'node a.js\nkill -USR2 <its pid>', files: ['/elsewhere/a.heapsnapshot', null] })
   t.assert.match(snaps, /^The file it wrote:\n\n\* `\/elsewhere\/a\.heapsnapshot`: open it in Chrome DevTools .*Memory/)
   t.assert.doesNotMatch(snaps, /meanwhile/)
+  t.assert.match(snaps, /\nWhat ran, from the workbook's folder:/)
+  const equivalent = toolText({ command: 'node --heapsnapshot-signal=SIGUSR2 a.js', commandKind: 'equivalent' })
+  t.assert.match(equivalent, /^The same from the command line, from the workbook's folder:/)
   t.assert.doesNotMatch(toolText({ command: 'make diagnose APP=x' }), /wrote/)
 })
 
@@ -562,4 +577,10 @@ test('routeGapText: the gap on each route, and whether the costliest route narro
   t.assert.match(routeGapText('node:http', 'Express', rows(100)), /2\.50x on `\/blog`.*widened the gap/)
   t.assert.match(routeGapText('node:http', 'Express', rows(84)), /stayed about the same from `\/hello` to `\/blog`/)
   t.assert.throws(() => routeGapText('a', 'b', rows(1).slice(0, 1)), /two routes or more/)
+})
+
+test('codeExcerpt names its lines: a range, or one line alone (never "lines 7–7")', (t) => {
+  const { codeExcerpt } = internal('prose/code')
+  t.assert.match(codeExcerpt('hello-http/server.js', 1, 3), /^`apps\/hello-http\/server\.js`, lines 1–3:\n\n```js\n/)
+  t.assert.match(codeExcerpt('hello-http/server.js', 2, 2), /^`apps\/hello-http\/server\.js`, line 2:\n\n```js\n/)
 })

@@ -40,6 +40,11 @@ export interface ProbeSample {
   elu: number;
   /** CPU time the process used in the interval, ms (all threads). */
   cpuMs: number;
+  /**
+   * CPU time its main thread used in the interval, ms (process.threadCpuUsage, Node 26): cpuMs less
+   * this went to libuv's pool, worker threads and V8's helper threads. null where Node lacks it.
+   */
+  mainCpuMs: number | null;
   /** Event-loop delay over the interval (monitorEventLoopDelay, its 10 ms resolution taken off), ms. */
   delayP50Ms: number;
   delayP99Ms: number;

@@ -6,8 +6,11 @@
  *   - when the kernel exits (process 'exit', SIGTERM, SIGHUP): SIGKILL to each group;
  *   - and, if the kernel is killed outright, by the app itself: it is spawned with a
  *     stdin pipe and WORKBOOK_WATCH_STDIN=1, and exits when that pipe closes.
+ * The same hook shows, as each cell ends, what the cell's loads and profiles queued to be printed
+ * under it (charts/display.ts: atCellEnd).
  */
 
+import { flushCellEnd } from "../charts/display";
 import { tslabJupyter } from "../core/kernel";
 import { signalGroup } from "./process-group";
 
@@ -76,8 +79,11 @@ function patchTslab(): void {
   proto.handleExecuteImpl = async function (this: unknown, ...args: unknown[]) {
     const serial = ++currentCell;
     try {
-      return await original.apply(this, args);
+      const result = await original.apply(this, args);
+      flushCellEnd();
+      return result;
     } catch (err) {
+      flushCellEnd();
       const started = [...live].filter((item) => item.cell === serial);
       if (started.length) {
         process.stderr.write(`[workbook] the cell failed: stopping ${started.length} process(es) it started\n`);

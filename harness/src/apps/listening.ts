@@ -2,7 +2,7 @@ import { AppStartError } from "../core/errors";
 import { isLoopbackHost } from "../core/loopback";
 import { sleep } from "../core/time";
 import type { AppChannel, ListenReport } from "./channel";
-import type { GroupProcess } from "./spawn";
+import { exitText, type GroupProcess } from "./spawn";
 
 /**
  * How the harness learns where an app listens, from the app itself: the workbook's own apps print
@@ -28,6 +28,8 @@ export interface WaitOptions {
   settleMs: number;
   /** Of several addresses, take the one with this port. */
   port?: number;
+  /** The app must listen on `port` (default true); false: only of several addresses is the one on `port` taken. */
+  portRequired?: boolean;
 }
 
 const ALL = new Set(["0.0.0.0", "::", "::0", ""]);
@@ -128,17 +130,19 @@ export function waitListening(p: GroupProcess, channel: AppChannel | null, o: Wa
       void sleep(o.settleMs).then(() =>
         finish(() => {
           const tcp = channel.listens;
-          const chosen = o.port === undefined ? tcp : tcp.filter((l) => l.port === o.port);
+          const on = tcp.filter((l) => l.port === o.port);
+          const loose = o.portRequired === false;
+          const chosen = o.port === undefined || (loose && (tcp.length === 1 || on.length === 0)) ? tcp : on;
           if (chosen.length !== 1) {
             const where = tcp.map((l) => `${l.address}:${l.port}`).join(" and ");
             throw new AppStartError(
               "WB_APP_LISTENED_TWICE",
-              o.port === undefined
-                ? `app "${o.name}" listens on ${tcp.length} addresses (${where}): the harness cannot tell which one serves HTTP`
+              o.port === undefined || loose
+                ? `app "${o.name}" listens on ${tcp.length} addresses (${where})${loose ? `, none of them the port it was given in PORT (${o.port})` : ""}: the harness cannot tell which one serves HTTP`
                 : `app "${o.name}" does not listen on port ${o.port} (it listens on ${where})`,
               {
                 ...tails(),
-                hint: "pass { port: N } with the port to load, or make the app listen once",
+                hint: `name the port to load: make diagnose APP=... PORT=N (the option { port: N } of startApp, or start: { port: N } of diagnose), one of ${tcp.map((l) => l.port).join(", ")}; or make the app listen once, on PORT`,
               },
             );
           }
@@ -149,7 +153,7 @@ export function waitListening(p: GroupProcess, channel: AppChannel | null, o: Wa
     });
     void p.exited.then(async (info) => {
       await sleep(50); // the last lines of stdout and stderr
-      const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+      const how = exitText(info);
       fail(
         new AppStartError("WB_APP_EXITED", `app "${o.name}" ${how} before it listened`, {
           ...tails(),

@@ -59,6 +59,7 @@ export const apps: readonly AppEntry[] = [
   // Notebook 05: a shop API before and after two serialisation micro-wins (apps/lib/shop-work.js).
   app("shop-before", "JSON.stringify and a sha512 etag per answer", "/stock/1"),
   app("shop-after", "a fast-json-stringify serialiser and a CRC-32 etag per answer", "/stock/1"),
+  app("hello-stalls", "node:http /hello; every STALL_EVERY-th request holds the thread STALL_MS ms", "/hello"),
 ];
 
 export interface ResolvedApp {

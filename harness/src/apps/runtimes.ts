@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { badOption } from "../core/errors";
 import { repoRoot } from "../core/paths";
+import { readings } from "../core/readings";
 
 /**
  * The runtimes notebook 03 compares: the pinned Node that runs the harness, Node 22 and 24 from
@@ -32,7 +33,8 @@ export interface RuntimeEntry {
   /**
    * The names of the runtime's threads once it has started, before running any app (read by the
    * runtime itself from /proc/self/task/<id>/comm): ["node-MainThread", "node-V8Worker", ...].
-   * null when absent or where there is no /proc (not Linux). A runtime may start more threads
+   * null when absent, where there is no /proc (not Linux), or with WORKBOOK_READINGS=portable or none
+   * (core/readings.ts). A runtime may start more threads
    * later (Bun does, lazily); the load tests count those under load.
    */
   threadsAtStart: string[] | null;
@@ -118,6 +120,8 @@ function probe(c: Candidate): RuntimeEntry {
   } catch (err) {
     return absent(`${path.relative(repoRoot, c.binary)} failed to run: ${(err as Error).message.split("\n")[0]}`);
   }
+  // Thread names come from /proc: a platform without it (or portable readings, which stand for one) has none.
+  if (readings().mode !== "proc") threadsAtStart = null;
   // Bun reports Node-compatible v8/llhttp numbers it does not run; its engine is JavaScriptCore.
   const engine =
     c.kind === "bun" ? `JavaScriptCore (WebKit ${(versions.webkit ?? "?").slice(0, 7)})` : `V8 ${versions.v8}`;

@@ -11,6 +11,12 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
+/** How a process ended, in words: "was killed by SIGABRT", "exited with code 1"; or that it has not. */
+export function exitText(info: { code: number | null; signal: string | null } | null): string {
+  if (!info) return "had not exited";
+  return info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+}
+
 const TAIL_LINES = 40;
 
 /** The last lines of a stream, trimmed in batches so that a chatty app costs next to nothing. */

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { AppStartError, badOption } from "../core/errors";
 import { loopbackUrl } from "../core/loopback";
@@ -15,7 +16,7 @@ import { type AppRef, resolveApp } from "./registry";
 import { type ExitInfo, spawnGroup } from "./spawn";
 
 export interface StartOptions {
-  /** Extra environment for the app. PORT=0 and HOST=127.0.0.1 are always set. */
+  /** Extra environment for the app. PORT (0, or the port of `port`) and HOST=127.0.0.1 are always set. */
   env?: Record<string, string>;
   /** Flags for the runtime before the entry file, e.g. ["--cpu-prof"]. */
   nodeArgs?: string[];
@@ -39,8 +40,14 @@ export interface StartOptions {
   pin?: boolean;
   /** Sample the app's memory, event loop and GC every this many ms (its probe sends them). Default: no sampling. */
   sampleMs?: number;
-  /** Of an app that listens on several ports, the one to load. */
-  port?: number;
+  /**
+   * The port to load, for an app that listens on several (a metrics or admin port beside its own):
+   * it is given to the app in PORT, so one that listens on PORT listens there. A number: the app must
+   * listen on it. "free": a free port picked for PORT, and of several addresses the one on it is
+   * loaded; an app that listens once is loaded wherever it listens. Default: PORT=0, and an app that
+   * listens on several addresses fails (WB_APP_LISTENED_TWICE).
+   */
+  port?: number | "free";
   /** The app's working folder. Default: the workbook's root for a registered app, the entry's folder for your own. */
   cwd?: string;
   /**
@@ -141,11 +148,12 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
     const dir = rel.startsWith("..") || path.isAbsolute(rel) ? cwd : rel;
     return `(cd ${shellWord(dir)} && ${line})`;
   };
+  const port = opts.port === "free" ? await freePort() : opts.port;
   const env = {
     ...process.env,
     ...opts.env,
     ...opened?.env,
-    PORT: "0",
+    PORT: String(port ?? 0),
     HOST: "127.0.0.1",
     WORKBOOK_WATCH_STDIN: "1",
     WORKBOOK_APP: app.name,
@@ -210,7 +218,8 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
       name: app.name,
       timeoutMs: opts.startTimeoutMs ?? 10_000,
       settleMs: app.registered ? 0 : 150,
-      port: opts.port,
+      port,
+      portRequired: opts.port !== "free",
     });
     loopbackUrl(listening.url);
     Object.assign(handle, {
@@ -228,6 +237,19 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
     await handle.stop({ timeoutMs: 2000 });
     throw e;
   }
+}
+
+/** A port free on 127.0.0.1 now (the kernel's pick, released at once): for PORT, with `port: "free"`. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** GET `path` on a listening app: anything but an answer below 400 is an AppStartError. */

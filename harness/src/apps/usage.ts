@@ -1,120 +1,102 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
+import { readings } from "../core/readings";
+import type { AppChannel } from "./channel";
+import { procParents, procThreads, procUsage, type ThreadsUsage } from "./usage-proc";
+import { psParents, psUsage } from "./usage-ps";
+import { type ProcessUsage, sumUsage, treeOf } from "./usage-types";
+
+export { clockTickMs, THREAD_KINDS, type ThreadKind, type ThreadsUsage } from "./usage-proc";
+export type { ProcessUsage } from "./usage-types";
 
 /**
- * What a process has used, from its own counters: CPU time (user + system, all threads, since it
- * started), resident memory and threads. On Linux these are read from /proc, synchronously and in
- * microseconds of cost, so a load test reads them at the edges of every second. Elsewhere the
- * figures are null and the harness says so instead of guessing.
+ * The seam: what a process has used (CPU time, resident memory, threads), its worker processes, and
+ * the load generator's own CPU, from the source this platform has (core/readings.ts decides):
+ *   - "proc" (Linux): /proc, synchronously, about 50 µs a reading;
+ *   - "portable" (macOS, or WORKBOOK_READINGS=portable): a Node app's own counters through its
+ *     probe (process.cpuUsage, RSS: the same figures as /proc to 0.1 %), `ps` for threads, for a
+ *     server's workers and for processes without the probe (apps/usage-ps.ts);
+ *   - "none": nothing (every reading null).
+ * Every reading is async (the probe and ps answer later), and null when it cannot be taken; never 0.
  */
-export interface ProcessUsage {
-  /** CPU time used since the process started, in ms (clock-tick resolution: 10 ms on most Linux). */
-  cpuMs: number;
-  rssMB: number;
-  threads: number;
+
+/** A process to read: its pid, and, for a Node app, its probe (the portable source of its CPU time and memory). */
+export interface Measured {
+  pid: number;
+  /** OPTIONAL: the app's probe channel (apps/channel.ts); without it, ps is read. */
+  channel?: AppChannel | null;
 }
 
-let tickMs: number | null | undefined;
-
-/** Milliseconds per clock tick (the unit of /proc/<pid>/stat's CPU times), or null where there is no /proc. */
-export function clockTickMs(): number | null {
-  if (tickMs !== undefined) return tickMs;
-  try {
-    tickMs = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
-    if (!Number.isFinite(tickMs) || !fs.existsSync("/proc/self/stat")) tickMs = null;
-  } catch {
-    tickMs = null;
-  }
-  return tickMs;
+/** Options of a reading. */
+export interface ReadOptions {
+  /** Count threads too. OPTIONAL, default true; false saves a `ps` (portable readings) where threads are not wanted. */
+  threads?: boolean;
 }
 
-/** utime + stime of /proc/<pid>/stat (or of one thread's task/<tid>/stat), in ms; null when unreadable. */
-function statCpuMs(file: string): number | null {
-  const tick = clockTickMs();
-  if (tick === null) return null;
-  try {
-    const text = fs.readFileSync(file, "utf8");
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * tick; // fields 14 and 15 of proc(5)
-  } catch {
-    return null;
-  }
-}
+const asMeasured = (p: number | Measured): Measured => (typeof p === "number" ? { pid: p } : p);
 
-/** A process's CPU time, memory and threads now; null when it is gone or the platform has no /proc. */
-export function readUsage(pid: number): ProcessUsage | null {
-  const cpuMs = statCpuMs(`/proc/${pid}/stat`);
-  if (cpuMs === null) return null;
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
-    const threads = Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
-    return { cpuMs, rssMB: rssKb / 1024, threads };
-  } catch {
-    return null;
-  }
+/** A process's CPU time, memory and threads now; null when it is gone or this platform cannot tell. */
+export async function readUsage(p: number | Measured, opts: ReadOptions = {}): Promise<ProcessUsage | null> {
+  const m = asMeasured(p);
+  return readTreeUsage(m, [m.pid], opts);
 }
 
 /**
- * CPU time of this process's main thread, in ms: the load generator's own share (autocannon and the
- * paced loads run on it), without the live chart's renderer thread. Falls back to the whole process
- * (process.cpuUsage) where there is no /proc.
+ * A process and its descendants (a server that forks workers, node:cluster, is all of them), from a
+ * scan of /proc or from `ps -A`. Just [pid] where neither can be read.
  */
-export function generatorCpuMs(): number {
-  const own = statCpuMs(`/proc/${process.pid}/task/${process.pid}/stat`);
-  if (own !== null) return own;
-  const u = process.cpuUsage();
+export async function processTree(pid: number): Promise<number[]> {
+  const mode = readings().mode;
+  if (mode === "none") return [pid];
+  const parents = mode === "proc" ? procParents() : await psParents();
+  return parents ? treeOf(pid, parents) : [pid];
+}
+
+/** What the app's probe says it has used, or null when it has none or does not answer. */
+async function probeUsage(m: Measured): Promise<ProcessUsage | null> {
+  const channel = m.channel;
+  if (!channel?.socket || (channel.pid !== null && channel.pid !== m.pid)) return null;
+  const v = await channel.request<{ cpuUs: number; rssBytes: number }>("usage", {}, 2000).catch(() => null);
+  return v ? { cpuMs: v.cpuUs / 1000, rssMB: v.rssBytes / 2 ** 20, threads: null } : null;
+}
+
+/**
+ * What a set of processes (processTree of `app`) has used together: CPU time, resident memory and
+ * threads summed; null when none is readable. With portable readings, one process with a probe is
+ * read through it (threads from ps), and several (workers have no probe) through one `ps`.
+ */
+export async function readTreeUsage(
+  app: number | Measured,
+  pids: readonly number[],
+  opts: ReadOptions = {},
+): Promise<ProcessUsage | null> {
+  const mode = readings().mode;
+  if (mode === "none" || pids.length === 0) return null;
+  if (mode === "proc") return sumUsage(pids.map(procUsage));
+  const m = asMeasured(app);
+  const alone = pids.length === 1 && pids[0] === m.pid;
+  const probed = alone ? await probeUsage(m) : null;
+  if (probed && opts.threads === false) return probed;
+  const listed = await psUsage(pids, { threads: opts.threads });
+  if (probed) return { ...probed, threads: listed?.get(m.pid)?.threads ?? null };
+  return listed ? sumUsage(pids.map((p) => listed.get(p) ?? null)) : null;
+}
+
+/**
+ * CPU time of this process's main thread, ms: the load generator's own share (autocannon and the
+ * paced loads run on it), without the live chart's renderer thread. Node's own counter
+ * (process.threadCpuUsage: 1 µs resolution, agrees with /proc's task stat to its 10 ms tick), so
+ * every platform has it; null with WORKBOOK_READINGS=none.
+ */
+export function generatorCpuMs(): number | null {
+  if (readings().mode === "none") return null;
+  const u = process.threadCpuUsage ? process.threadCpuUsage() : process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
 
-/** The parent pid of a process (field 4 of /proc/<pid>/stat); null when unreadable. */
-function parentOf(pid: number): number | null {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return null;
-  }
-}
-
 /**
- * A process and its descendants, from a scan of /proc (this kernel may lack /proc/<pid>/task/<tid>/children):
- * a server that forks workers (node:cluster, a process per core) is all of them. Just [pid] where
- * there is no /proc.
+ * A process's threads' CPU by kind (main, libuv's pool, worker_threads, V8's helpers, the rest), and
+ * the cores it may use, now: Linux's /proc names each thread; null with any other readings (a
+ * platform without /proc cannot tell one thread's CPU from another's) or when the process is gone.
  */
-export function processTree(pid: number): number[] {
-  let pids: number[];
-  try {
-    pids = fs
-      .readdirSync("/proc")
-      .filter((name) => /^\d+$/.test(name))
-      .map(Number);
-  } catch {
-    return [pid];
-  }
-  const children = new Map<number, number[]>();
-  for (const p of pids) {
-    const parent = parentOf(p);
-    if (parent === null) continue;
-    const siblings = children.get(parent);
-    if (siblings) siblings.push(p);
-    else children.set(parent, [p]);
-  }
-  const tree = [pid];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
-  return tree;
-}
-
-/**
- * What a set of processes (processTree) has used together: CPU time, resident memory and threads
- * summed (RSS counts a page shared by two processes twice, as `ps` does); null when none is readable.
- */
-export function readTreeUsage(pids: readonly number[]): ProcessUsage | null {
-  const each = pids.map(readUsage).filter((u): u is ProcessUsage => u !== null);
-  if (each.length === 0) return null;
-  return {
-    cpuMs: each.reduce((a, u) => a + u.cpuMs, 0),
-    rssMB: each.reduce((a, u) => a + u.rssMB, 0),
-    threads: each.reduce((a, u) => a + u.threads, 0),
-  };
+export function readThreads(pid: number): ThreadsUsage | null {
+  return readings().mode === "proc" ? procThreads(pid) : null;
 }

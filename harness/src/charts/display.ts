@@ -49,3 +49,26 @@ export function showBundle(bundle: MimeBundle): void {
 export function markdown(text: string): void {
   showBundle({ "text/markdown": text, "text/plain": text });
 }
+
+/**
+ * Markdown to show at the end of the running cell, under everything the cell drew: what a load or a
+ * profile ran, and what set its pace, printed by default wherever a cell runs one (apps/lifecycle.ts
+ * flushes it as the cell ends, even when it fails). Outside a kernel it is dropped: a script prints its
+ * own. The same text queued twice in one cell is shown once.
+ */
+const atEnd: string[] = [];
+
+export function atCellEnd(text: string): void {
+  if (cellWriter() && !atEnd.includes(text)) atEnd.push(text);
+}
+
+/** Show what atCellEnd() queued, and forget it (the running cell is ending). */
+export function flushCellEnd(): void {
+  for (const text of atEnd.splice(0)) markdown(text);
+}
+
+/** Forget what atCellEnd() queued without showing it: a cell that printed it itself. */
+export function dropCellEnd(text: string): void {
+  const i = atEnd.indexOf(text);
+  if (i >= 0) atEnd.splice(i, 1);
+}

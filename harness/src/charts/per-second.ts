@@ -1,5 +1,6 @@
 import { badOption } from "../core/errors";
 import { fmt } from "../core/format";
+import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import { lines } from "./lines";
 import { type Chart, type ChartMeta, stack } from "./plot";
@@ -18,8 +19,8 @@ export interface SecondSample {
   latencyP99Ms: number | null;
   /** The server's CPU in that second, % of one core (from its own counters); null without a process to read. */
   serverCpuPercent: number | null;
-  /** The load generator's CPU in that second (its main thread), % of one core. */
-  generatorCpuPercent: number;
+  /** The load generator's CPU in that second (its main thread), % of one core; null where it is not read each second (wrk without /proc). */
+  generatorCpuPercent: number | null;
 }
 
 /** x positions on one time axis across the warm-up and the runs. */
@@ -65,25 +66,27 @@ export function perSecondChart(samples: readonly SecondSample[], meta: ChartMeta
         { title: "latency per second", xLabel: "seconds", yLabel: "ms", height: 170, colours: PERCENTILE_COLOURS },
       ),
     );
-  panels.push(
-    lines(
-      xs.flatMap((s) => [
-        ...(s.serverCpuPercent === null ? [] : [{ x: s.x, y: s.serverCpuPercent, series: "server" }]),
-        { x: s.x, y: s.generatorCpuPercent, series: "generator" },
-      ]),
-      {
+  const cpu = xs.flatMap((s) => [
+    ...(s.serverCpuPercent === null ? [] : [{ x: s.x, y: s.serverCpuPercent, series: "server" }]),
+    ...(s.generatorCpuPercent === null ? [] : [{ x: s.x, y: s.generatorCpuPercent, series: "generator" }]),
+  ]);
+  const generatorRead = xs.some((s) => s.generatorCpuPercent !== null);
+  if (cpu.length)
+    panels.push(
+      lines(cpu, {
         title: `CPU per second, % of one core (dashed: ${SATURATION_CPU_PERCENT} %, the generator's saturation line)`,
         xLabel: "seconds",
         yLabel: "% of a core",
         height: 150,
         colours: PROCESS_COLOURS,
         reference: SATURATION_CPU_PERCENT,
-      },
-    ),
-  );
+      }),
+    );
   const missing = [
     counted.length ? null : "no per-second request count (the app has no probe)",
     timed.length ? null : "latency is reported for each whole run, not per second (wrk)",
+    cpu.length ? null : `CPU per second ${notMeasured()}`,
+    !cpu.length || generatorRead ? null : `the generator's CPU per second ${notMeasured()}`,
   ].filter((m): m is string => m !== null);
   return stack(
     panels,
@@ -100,7 +103,7 @@ export function liveSubtitle(samples: readonly SecondSample[], status: string): 
     last.reqPerSec === null ? null : `${fmt(last.reqPerSec)} req/s`,
     last.latencyP99Ms === null ? null : `p99 ${fmt(last.latencyP99Ms)} ms`,
     last.serverCpuPercent === null ? null : `server ${fmt(last.serverCpuPercent)} %`,
-    `generator ${fmt(last.generatorCpuPercent)} %`,
+    last.generatorCpuPercent === null ? null : `generator ${fmt(last.generatorCpuPercent)} %`,
   ].filter((f) => f !== null);
   return `${status} — last second: ${figures.join(", ")}`;
 }

@@ -59,7 +59,7 @@ function pairsOf(a: readonly LoadResult[], b: readonly LoadResult[], session: re
   const side = (r: LoadResult) => ({
     reqPerSec: r.reqPerSec.median,
     cpuPerRequestUs: r.cpuPerRequestUs?.median ?? null,
-    generatorCpuPercent: r.generator.cpuPercent.median,
+    generatorCpuPercent: r.generator.cpuPercent?.median ?? null,
     serverCpuPercent: r.server?.cpuPercent.median ?? null,
     saturated: r.generator.saturated,
   });

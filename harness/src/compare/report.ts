@@ -24,10 +24,12 @@ export type Design = "side-by-side" | "rounds";
 export interface PairSide {
   reqPerSec: number;
   cpuPerRequestUs: number | null;
-  generatorCpuPercent: number;
+  /** The generator's CPU, % of one core; null where it could not be read. */
+  generatorCpuPercent: number | null;
   /** The server's CPU, % of one core; null where it could not be read. */
   serverCpuPercent: number | null;
-  saturated: boolean;
+  /** The generator at its saturation line; null where its CPU was not read (unknown, never "it kept up"). */
+  saturated: boolean | null;
 }
 
 /** The i-th round of A and of B. */
@@ -203,11 +205,11 @@ export function comparisonReport(i: ReportInput): Comparison {
   const command = i.command ?? makeLine(i);
   const metric = adv.decidedOn === "reqPerSec" ? "req/s, B's over A's" : "CPU time per request, A's over B's";
   const saturated = adv.saturatedRounds.a + adv.saturatedRounds.b;
-  const generatorLine =
-    (saturated === 0
-      ? `${generator} kept up in every round`
-      : `${generator} was saturated in ${adv.saturatedRounds.a} of A's and ${adv.saturatedRounds.b} of B's rounds, so req/s measures the generator there and CPU time per request, which still measures each server, decides`) +
-    (adv.why ? `; ${adv.why}` : "");
+  let kept = `${generator} kept up in every round`;
+  if (saturated > 0)
+    kept = `${generator} was saturated in ${adv.saturatedRounds.a} of A's and ${adv.saturatedRounds.b} of B's rounds, so req/s measures the generator there and CPU time per request, which still measures each server, decides`;
+  else if (adv.reading === "unchecked") kept = `whether ${generator} kept up is unknown (its CPU was not read)`;
+  const generatorLine = kept + (adv.why ? `; ${adv.why}` : "");
   const sideLine = (k: string, s: SideSummary) =>
     `  ${k}: ${s.label} (${s.runtime}): ${fmt(s.reqPerSec.median)} req/s (median of ${s.reqPerSec.runs.length} rounds, ${fmt(s.reqPerSec.min)}-${fmt(s.reqPerSec.max)}), ` +
     `${s.cpuPerRequestUs ? `${fmt(s.cpuPerRequestUs.median)} µs of CPU per request` : "CPU per request not read"}`;

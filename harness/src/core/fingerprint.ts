@@ -3,6 +3,7 @@ import { measuringGenerator } from "./generator";
 import { workbookVersion } from "./paths";
 import { cpuList, pinning } from "./pinning";
 import { limits } from "./quota";
+import { readings } from "./readings";
 import { settings } from "./settings";
 
 /** Everything needed to tell whether two results came from comparable machines and runs. */
@@ -28,6 +29,10 @@ export interface Fingerprint {
   memoryLimitMB: number | null;
   /** The generator comparisons are measured with ("wrk debian/4.1.0-3+b2"), and why when it is not wrk. */
   generator: string;
+  /** Where the platform readings come from (core/readings.ts): "proc", "portable" or "none", why, and the sources. */
+  readings: { mode: string; why: string; source: string };
+  /** The figures this platform could not measure, each with its reason ([] when none): said once under the fingerprint. */
+  notMeasured: string[];
   ci: boolean;
   takenAt: string;
 }
@@ -43,6 +48,7 @@ export function fingerprint(): Fingerprint {
   const cpus = os.cpus();
   const cores = os.availableParallelism ? os.availableParallelism() : cpus.length;
   const { cpu, memoryMB } = limits();
+  const r = readings();
   return {
     workbook: workbookVersion(),
     node: process.version,
@@ -59,6 +65,8 @@ export function fingerprint(): Fingerprint {
     pinnedCores: pinnedCores(cores),
     memoryLimitMB: memoryMB === null ? null : Math.round(memoryMB),
     generator: measuringGenerator().note,
+    readings: { mode: r.mode, why: r.why, source: r.source },
+    notMeasured: r.notMeasured,
     ci: process.env.CI === "true",
     takenAt: new Date().toISOString(),
   };
@@ -72,7 +80,8 @@ export function quotaContended(fp: Pick<Fingerprint, "cpuQuota" | "pinnedCores">
 /**
  * The lines for the top of every notebook: Node, V8, CPU, cores, the workbook's version, the pinning
  * and the generator that measures (when it is not wrk, why, and how to install wrk, on a line of its
- * own); a CPU quota below the pinned cores, and a memory limit, each on a line of its own.
+ * own); a CPU quota below the pinned cores, and a memory limit, each on a line of its own; where the
+ * readings come from, and once, what this platform could not measure.
  */
 export function describeMachine(fp: Fingerprint = fingerprint()): string {
   const [generator, ...why] = fp.generator.split(": ");
@@ -89,6 +98,9 @@ export function describeMachine(fp: Fingerprint = fingerprint()): string {
     `workbook ${fp.workbook} · profile ${fp.profile} · pinning ${fp.pinning} · measured with ${generator}` +
     (why.length ? `\nNote: ${why.join(": ")}.` : "") +
     quota +
-    memory
+    memory +
+    // A fingerprint saved before the readings were recorded has neither field.
+    (fp.readings ? `\nReadings: ${fp.readings.source}.` : "") +
+    (fp.notMeasured?.length ? `\nNot measured on this platform: ${fp.notMeasured.join("; ")}.` : "")
   );
 }

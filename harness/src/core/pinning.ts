@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { badOption } from "./errors";
+import { readings } from "./readings";
 
 /**
  * Core pinning. On these small machines the load generator and the server each want a whole core;
@@ -9,8 +10,10 @@ import { badOption } from "./errors";
  * or more CPUs and `taskset` (util-linux), every app runs on its own core(s) and the load generator
  * (this process: autocannon and the paced loads run in it) on the first one.
  *
- * Off with WORKBOOK_PIN=0 (or `pin: false` on a call); off by itself, with the reason, elsewhere
- * (macOS has no taskset; one CPU cannot be split).
+ * Off with WORKBOOK_PIN=0 (or `pin: false` on a call) and with WORKBOOK_READINGS=portable or none
+ * (core/readings.ts: as a platform without /proc and taskset would be); off by itself, with the
+ * reason, elsewhere (macOS has no taskset; one CPU cannot be split). Results then say they ran
+ * unpinned (LoadResult.pinning.note: "not pinned: ...").
  */
 export interface Pinning {
   enabled: boolean;
@@ -45,12 +48,15 @@ function allowedCpus(): number[] | null {
   }
 }
 
-const ORIGINAL = allowedCpus(); // read once, before anything is pinned
+const ORIGINAL = allowedCpus(); // read once, before anything is pinned (harmless where pinning is off)
 let decided: Pinning | null = null;
 
 function decide(): Pinning {
   const off = (reason: string): Pinning => ({ enabled: false, server: null, generator: null, reason });
   if (process.env.WORKBOOK_PIN === "0") return off("off: WORKBOOK_PIN=0");
+  const r = readings();
+  if (r.mode !== "proc" && r.why.startsWith("WORKBOOK_READINGS"))
+    return off(`off: ${r.why} (taken as a platform without /proc and taskset)`);
   if (process.platform !== "linux") return off(`off: core pinning needs Linux (taskset); this is ${process.platform}`);
   if (!ORIGINAL || ORIGINAL.length < 2)
     return off(`off: this process may use ${ORIGINAL?.length ?? "an unknown number of"} CPU(s); pinning needs 2`);

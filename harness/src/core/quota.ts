@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { readings } from "./readings";
 
 /**
  * The CPU quota and memory limit of this process's control group (cgroup v2 `cpu.max` and
@@ -91,7 +92,8 @@ let system: Limits | null = null;
  */
 export function limits(paths: CgroupPaths = SYSTEM): Limits {
   if (paths !== SYSTEM) return readLimits(paths);
-  system ??= readLimits(SYSTEM);
+  // cgroups are Linux's: with portable or no readings there is none to read (the fingerprint says so).
+  system ??= readings().mode === "proc" ? readLimits(SYSTEM) : { cpu: null, memoryMB: null };
   return system;
 }
 

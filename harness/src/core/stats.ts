@@ -113,6 +113,11 @@ export function roundsToAgree(values: readonly number[], within = 0.03): number 
   return Math.max(2, Math.ceil(2 * xs.length * (half / (within * Math.abs(m))) ** 2));
 }
 
+/** The largest of some readings, or null when any is null (a reading this platform could not take). */
+export function maxOrNull(values: readonly (number | null)[]): number | null {
+  return values.length > 0 && values.every((v): v is number => v !== null) ? Math.max(...values) : null;
+}
+
 export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
@@ -125,13 +130,28 @@ export function mergeCounts(records: Iterable<Readonly<Record<string, number>>>)
   return total;
 }
 
+/** Student's t at 97.5 %, by degrees of freedom 1..30 (a two-sided 95 % interval); 1.96 beyond. */
+const T975 = [
+  12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+export const t975 = (df: number): number => (df < 1 ? NaN : (T975[Math.floor(df) - 1] ?? 1.96));
+
 /**
- * Least-squares slope of y over x (units of y per unit of x), with the fit's R². NaN for fewer
- * than two distinct x. Used for "is memory climbing": MB per second over a run.
+ * Least-squares slope of y over x (units of y per unit of x), with the fit's R², the slope's
+ * standard error and its 95 % interval (`low`, `high`: slope -/+ t(n-2) x se; NaN for fewer than
+ * three points). NaN for fewer than two distinct x. Used for "is memory climbing".
  */
-export function slope(points: readonly { x: number; y: number }[]): { slope: number; r2: number } {
+export function slope(points: readonly { x: number; y: number }[]): {
+  slope: number;
+  r2: number;
+  se: number;
+  low: number;
+  high: number;
+} {
   const n = points.length;
-  if (n < 2) return { slope: NaN, r2: NaN };
+  const none = { slope: NaN, r2: NaN, se: NaN, low: NaN, high: NaN };
+  if (n < 2) return none;
   const mx = points.reduce((a, p) => a + p.x, 0) / n;
   const my = points.reduce((a, p) => a + p.y, 0) / n;
   let sxy = 0,
@@ -142,7 +162,48 @@ export function slope(points: readonly { x: number; y: number }[]): { slope: num
     sxx += (p.x - mx) ** 2;
     syy += (p.y - my) ** 2;
   }
-  if (sxx === 0) return { slope: NaN, r2: NaN };
+  if (sxx === 0) return none;
   const b = sxy / sxx;
-  return { slope: b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy) };
+  const residual = Math.max(0, syy - b * sxy);
+  const se = n > 2 ? Math.sqrt(residual / (n - 2) / sxx) : NaN;
+  const half = t975(n - 2) * se;
+  return { slope: b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy), se, low: b - half, high: b + half };
+}
+
+/**
+ * One least-squares slope of y over x shared by several groups of points, each with an intercept of
+ * its own (a step between groups is not a slope): the same fields as `slope`, the interval with
+ * n - groups - 1 degrees of freedom (NaN when there are none). A group of one point tells nothing
+ * about the slope and is left out.
+ */
+export function commonSlope(points: readonly { x: number; y: number; group: string | number | boolean }[]): {
+  slope: number;
+  r2: number;
+  se: number;
+  low: number;
+  high: number;
+} {
+  const groups = new Map<unknown, { x: number; y: number }[]>();
+  for (const p of points) groups.set(p.group, [...(groups.get(p.group) ?? []), p]);
+  const kept = [...groups.values()].filter((g) => g.length > 1);
+  let sxy = 0,
+    sxx = 0,
+    syy = 0,
+    n = 0;
+  for (const g of kept) {
+    const mx = g.reduce((a, p) => a + p.x, 0) / g.length;
+    const my = g.reduce((a, p) => a + p.y, 0) / g.length;
+    for (const p of g) {
+      sxy += (p.x - mx) * (p.y - my);
+      sxx += (p.x - mx) ** 2;
+      syy += (p.y - my) ** 2;
+    }
+    n += g.length;
+  }
+  if (sxx === 0) return { slope: NaN, r2: NaN, se: NaN, low: NaN, high: NaN };
+  const b = sxy / sxx;
+  const df = n - kept.length - 1;
+  const se = df > 0 ? Math.sqrt(Math.max(0, syy - b * sxy) / df / sxx) : NaN;
+  const half = t975(df) * se;
+  return { slope: b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy), se, low: b - half, high: b + half };
 }

@@ -7,7 +7,7 @@ import { sourceLines } from "../profiles/profile-detail";
  * counted once, in the first of these that fits it:
  *   gc          the garbage collector;
  *   regex       a regular expression running: a frame V8 names "RegExp: <pattern>", or the self time
- *               of the app's (or a dependency's) lines that run one (regexOnLine). V8 names a
+ *               of the app's (or a dependency's) lines that run one (regexesOnLine). V8 names a
  *               regular expression's own frame only when it compiled it while the profiler ran;
  *               the diagnosis profiles a warm app, whose expressions were compiled before, and
  *               their time is booked to the line that runs them;
@@ -28,47 +28,72 @@ export const BUSY_NAMES: Record<BusyKind, string> = {
   gc: "garbage collection",
   regex: "a regular expression",
   syncIo: "synchronous I/O",
-  native: "Node's native synchronous calls (crypto, zlib)",
+  native: "Node's crypto and zlib calls",
   app: "the app's own code",
   dependency: "a dependency's code",
   node: "Node's own request handling",
 };
 
+/**
+ * The regular expression that ran longest, as far as the profile can tell, and only what it can: its
+ * pattern from V8's own frame (`RegExp: <pattern>`), or the line that ran it (the app's or a
+ * dependency's line with the most self time among those that run one) with the pattern written on
+ * it, when there is exactly one; with more than one candidate there, `pattern` is null and
+ * `candidates` lists them: the line is named, the pattern is not guessed.
+ */
+export interface RegexRun {
+  pattern: string | null;
+  candidates: string[];
+  /** Its share of the busy samples. */
+  share: number;
+  /** "frame": V8's own frame named it; "line": the line that runs it did. */
+  from: "frame" | "line";
+  /** The app's (or a dependency's) frame that ran it: for "line", the function the line is in. */
+  caller: Frame | null;
+  /** For "line": the line, and its text. */
+  line: { file: string; line: number; text: string } | null;
+}
+
 export interface BusyTime {
   /** Share of the busy samples of each kind: they sum to 1 (all 0 when nothing was busy). */
   shares: Record<BusyKind, number>;
   busySamples: number;
-  /** The regular expression that ran longest: its pattern, its share of busy time, and the app's (or a dependency's) frame that ran it. */
-  regex: { pattern: string; share: number; caller: Frame | null } | null;
+  /** The regular expression that ran longest (RegexRun), or null when none ran. */
+  regex: RegexRun | null;
 }
 
 const RUNS_REGEX = /\.(test|exec|match|matchAll|replace|replaceAll|search|split)\s*\(/;
 // a regex literal: a slash after an operator, a bracket or the line's start (not a division after a value)
-const LITERAL = /(?<=(?:^|[=(,:!&|?;{}[])\s*)\/((?:\\.|\[(?:\\.|[^\]])*\]|[^/\\\n[])+)\/[dgimsuvy]*/;
+const LITERAL = /(?<=(?:^|[=(,:!&|?;{}[])\s*)\/((?:\\.|\[(?:\\.|[^\]])*\]|[^/\\\n[])+)\/[dgimsuvy]*/g;
+const NEW_REGEXP = /new RegExp\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
 
 /**
- * The pattern of a regular expression that `line` (1-based) of `source` runs, or null: a regex
- * literal on the line that calls test, exec, match, replace, search or split (`/^a+$/.test(s)`,
- * `s.replace(/x/g, "")`), or the literal or `new RegExp("...")` that a name called there is bound to
- * in the same file (`username.test(s)`, with `const username = /.../` above).
+ * Every pattern that `line` (1-based) of `source` may run: the regex literals on a line that calls
+ * test, exec, match, replace, search or split (`/^a+$/.test(s)`, `s.replace(/x/g, "")`), and the
+ * literals or `new RegExp("...")` that a name called or passed there is bound to in the same file
+ * (`username.test(s)`, with `const username = /.../` above; every binding of that name). Empty when
+ * the line runs none that the file shows (a string to split on, a pattern from elsewhere).
  */
-export function regexOnLine(source: readonly string[], line: number): string | null {
+export function regexesOnLine(source: readonly string[], line: number): string[] {
   const text = source[line - 1] ?? "";
-  if (!RUNS_REGEX.test(text)) return null;
-  const literal = LITERAL.exec(text);
-  if (literal) return literal[1];
+  if (!RUNS_REGEX.test(text)) return [];
+  const found = new Set<string>();
+  for (const m of text.matchAll(LITERAL)) found.add(m[1]);
   // a name the line runs (`name.test(`, `name.exec(`) or passes (`s.replace(name, ...)`), bound in the file
   for (const m of text.matchAll(/([A-Za-z_$][\w$]*)\s*\.\s*(?:test|exec)\s*\(|\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g)) {
     const name = m[1] ?? m[2];
+    const binding = new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=`);
     for (const l of source) {
-      const at = l.search(new RegExp(`\\b(?:const|let|var)\\s+${name.replace(/\$/g, "\\$")}\\s*=`));
+      const at = l.search(binding);
       if (at < 0) continue;
       const value = l.slice(l.indexOf("=", at) + 1);
-      const bound = LITERAL.exec(value) ?? /new RegExp\(\s*(["'`])((?:\\.|(?!\1).)*)\1/.exec(value);
-      if (bound) return bound.length > 2 ? bound[2] : bound[1];
+      const literal = [...value.matchAll(LITERAL)][0];
+      const built = NEW_REGEXP.exec(value);
+      if (literal) found.add(literal[1]);
+      else if (built) found.add(built[2]);
     }
   }
-  return null;
+  return [...found];
 }
 
 const isSyncIo = (f: Frame) => /Sync$/.test(f.name) && /^node:(internal\/)?(fs|child_process)\b/.test(f.file);
@@ -102,40 +127,37 @@ export function busyTime(profile: V8CpuProfile, readSource: (url: string) => str
     if (own.category === "dependency") return "dependency";
     return "node";
   };
-  // The app's and the dependencies' frames: the share of their own ticks on lines that run a regular
-  // expression, and the pattern (regexOnLine); a RegExp frame of its own is all regex.
+  // The app's and the dependencies' frames: their own ticks on the lines that run a regular
+  // expression (regexesOnLine), line by line; a RegExp frame of its own is all regex.
   const sources = new Map<string, string[] | null>();
-  const regexLines = new Map<number, { share: number; pattern: string } | null>();
-  const regexOf = (id: number) => {
+  type RegexLine = { line: number; share: number; candidates: string[]; text: string };
+  const regexLines = new Map<number, RegexLine[]>();
+  const regexOf = (id: number): RegexLine[] => {
     if (regexLines.has(id)) return regexLines.get(id)!;
     const node = byId.get(id)!;
     const own = frames.get(id)!;
-    let found: { share: number; pattern: string } | null = null;
+    const found: RegexLine[] = [];
     if ((own.category === "user" || own.category === "dependency") && node.positionTicks?.length) {
       const url = node.callFrame.url;
       if (!sources.has(url)) sources.set(url, readSource(url));
       const source = sources.get(url);
       const total = node.positionTicks.reduce((a, p) => a + p.ticks, 0);
-      let ticks = 0;
-      let pattern: string | null = null;
       for (const p of node.positionTicks) {
-        const on = source ? regexOnLine(source, p.line) : null;
-        if (on !== null) {
-          ticks += p.ticks;
-          pattern ??= on;
-        }
+        const candidates = source ? regexesOnLine(source, p.line) : [];
+        if (candidates.length && total > 0)
+          found.push({ line: p.line, share: p.ticks / total, candidates, text: source?.[p.line - 1]?.trim() ?? "" });
       }
-      if (pattern !== null && total > 0) found = { share: ticks / total, pattern };
     }
     regexLines.set(id, found);
     return found;
   };
   const counts = Object.fromEntries(BUSY_KINDS.map((k) => [k, 0])) as Record<BusyKind, number>;
-  const regexSamples = new Map<string, { samples: number; caller: Frame | null }>();
-  const addRegex = (pattern: string, n: number, caller: Frame | null) => {
-    const entry = regexSamples.get(pattern) ?? { samples: 0, caller };
+  // Where regular expressions ran: by V8's frame (its pattern) or by line (file:line), samples each.
+  const runs = new Map<string, Omit<RegexRun, "share"> & { samples: number }>();
+  const addRun = (key: string, n: number, run: Omit<RegexRun, "share">) => {
+    const entry = runs.get(key) ?? { ...run, samples: 0 };
     entry.samples += n;
-    regexSamples.set(pattern, entry);
+    runs.set(key, entry);
   };
   let busy = 0;
   for (const id of profile.samples) {
@@ -146,26 +168,38 @@ export function busyTime(profile: V8CpuProfile, readSource: (url: string) => str
     if (kind === "regex") {
       counts.regex++;
       const caller = stack(id).find((f) => f.category === "user" || f.category === "dependency") ?? null;
-      addRegex(frames.get(id)!.name.replace(REGEX, ""), 1, caller);
+      const pattern = frames.get(id)!.name.replace(REGEX, "");
+      addRun(`frame ${pattern}`, 1, { pattern, candidates: [pattern], from: "frame", caller, line: null });
       continue;
     }
-    const inLine = kind === "app" || kind === "dependency" ? regexOf(id) : null;
-    if (inLine) {
-      // a fraction of this frame's samples: its ticks on the lines that run the expression
-      counts.regex += inLine.share;
-      counts[kind] += 1 - inLine.share;
-      addRegex(inLine.pattern, inLine.share, frames.get(id)!);
-    } else counts[kind]++;
+    const lines = kind === "app" || kind === "dependency" ? regexOf(id) : [];
+    let inLines = 0;
+    for (const l of lines) {
+      // a fraction of this frame's samples: its ticks on the line that runs the expression
+      inLines += l.share;
+      const caller = frames.get(id)!;
+      addRun(`line ${caller.file}:${l.line}`, l.share, {
+        pattern: l.candidates.length === 1 ? l.candidates[0] : null,
+        candidates: l.candidates,
+        from: "line",
+        caller,
+        line: { file: caller.file, line: l.line, text: l.text },
+      });
+    }
+    counts.regex += inLines;
+    counts[kind] += 1 - inLines;
   }
   const shares = Object.fromEntries(BUSY_KINDS.map((k) => [k, busy ? counts[k] / busy : 0])) as Record<
     BusyKind,
     number
   >;
-  // The pattern that ran longest, and the code that ran it.
-  const top = [...regexSamples].sort((x, y) => y[1].samples - x[1].samples)[0];
-  const regex = top ? { pattern: top[0], share: busy ? top[1].samples / busy : 0, caller: top[1].caller } : null;
+  // The run with the most samples: V8's frame of one pattern, or one line.
+  const top = [...runs.values()].sort((x, y) => y.samples - x.samples)[0];
+  const regex = top ? { ...withoutSamples(top), share: busy ? top.samples / busy : 0 } : null;
   return { shares, busySamples: busy, regex };
 }
+
+const withoutSamples = ({ samples: _, ...run }: Omit<RegexRun, "share"> & { samples: number }) => run;
 
 /**
  * The shares with garbage collection's taken from the pauses the process reported (`gcOfBusy`: the
@@ -184,4 +218,55 @@ export function withPauses(shares: Record<BusyKind, number>, gcOfBusy: number): 
 /** The kind with the largest share, ties to the first in BUSY_KINDS order. */
 export function dominant(shares: Record<BusyKind, number>, among: readonly BusyKind[] = BUSY_KINDS): BusyKind {
   return among.reduce((best, k) => (shares[k] > shares[best] ? k : best), among[0]);
+}
+
+/** A call of Node's that hands work to another thread, the app's frame that made it, and the busy samples under it. */
+export interface Handoff {
+  to: "pool" | "workers";
+  call: Frame;
+  caller: Frame | null;
+  samples: number;
+}
+
+/**
+ * Which thread the work went to, from the main thread's side: Node's asynchronous calls that libuv's
+ * pool runs (fs, crypto, zlib, dns: not their *Sync forms, which run on the main thread) and a worker's
+ * postMessage. Their own samples are few (the main thread only hands the work over and takes the
+ * result), so the one with the most samples, the app's frame that called it preferred, is named; null
+ * when the profile has none.
+ */
+export function handoff(profile: V8CpuProfile): Handoff | null {
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const frames = new Map(profile.nodes.map((n) => [n.id, frameOf(n.callFrame)]));
+  const toOf = (f: Frame): Handoff["to"] | null => {
+    if (/^node:(internal\/)?(crypto|zlib|fs|dns)\b/.test(f.file) && !/Sync$/.test(f.name)) return "pool";
+    if (/^node:(internal\/)?worker/.test(f.file) && /postMessage/.test(f.name)) return "workers";
+    return null;
+  };
+  const found = new Map<string, Handoff>();
+  for (const id of profile.samples) {
+    let call: Frame | null = null;
+    let to: Handoff["to"] | null = null;
+    let caller: Frame | null = null;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const f = frames.get(at);
+      if (!f) break;
+      const t = toOf(f);
+      if (t)
+        [call, to] = [f, t]; // the outermost: the API the app called
+      else if (call && (f.category === "user" || f.category === "dependency")) {
+        caller = f;
+        break;
+      }
+    }
+    if (!call || !to) continue;
+    const key = `${call.name}|${call.file}|${caller ? `${caller.file}:${caller.line}` : ""}`;
+    const entry = found.get(key) ?? { to, call, caller, samples: 0 };
+    entry.samples++;
+    found.set(key, entry);
+  }
+  return (
+    [...found.values()].sort((a, b) => Number(!!b.caller) - Number(!!a.caller) || b.samples - a.samples)[0] ?? null
+  );
 }

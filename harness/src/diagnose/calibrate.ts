@@ -1,4 +1,6 @@
 import type { Evidence } from "./evidence";
+import { memoryGrowth } from "./memory";
+import { offMainShare } from "./threads";
 import { THRESHOLDS, type Thresholds } from "./thresholds";
 import { decide, type VerdictId } from "./verdict";
 
@@ -68,11 +70,15 @@ export function lineBetween(below: readonly number[], above: readonly number[], 
 }
 
 /**
- * The resolution of a growth kept after a full collection, MB/s: two readings a few seconds apart
- * differ by about 0.1 MB with nothing kept (the exercise check's GROWTH_FLOOR_MB is 0.25 MB), so a
- * line sits no lower than the geometric mean of this and the smallest leak, however flat the others.
+ * The resolution of the memory's growth, a share of the memory kept a second: servers that do not
+ * leak grow up to about 0.5 % a second while they settle (code compiled, the profilers' own
+ * bookkeeping), so a line sits no lower than the geometric mean of this and the slowest leak,
+ * however flat the others.
  */
-const GROWTH_FLOOR_MB_S = 0.1;
+const GROWTH_FLOOR = 0.005;
+
+/** The memory reading MEMORY_GROWTH is compared with: the faster of the heap's and the external memory's growth. */
+export const growthOf = (e: Evidence): number => Math.max(...memoryGrowth(e.memory?.points ?? []).map((g) => g.growth));
 
 /** The largest share of busy time but Node's own handling and GC: what BLOCKING_SHARE is compared with. */
 export function largestBlocking(e: Evidence): number {
@@ -89,20 +95,19 @@ export interface LineGroups {
 
 /** The line names calibration sets, in the order the rules read them. */
 export const FITTED = [
-  "HEAP_KEPT_MB_S",
-  "EXTERNAL_KEPT_MB_S",
+  "MEMORY_GROWTH",
   "BUSY_ELU",
   "GC_SHARE",
   "BLOCKING_SHARE",
+  "OFF_MAIN_SHARE",
   "WAITING_LATENCY_OVER_CPU",
 ] as const;
 export type FittedLine = (typeof FITTED)[number];
 
 /**
  * For each line, the readings it is set between:
- *   HEAP_KEPT_MB_S, EXTERNAL_KEPT_MB_S  leaks (of the heap / outside it) against every server that
- *                                       does not leak (no lower than GROWTH_FLOOR_MB_S allows; a leak
- *                                       outside the heap is judged on that growth alone);
+ *   MEMORY_GROWTH                       leaks (of the heap or outside it) against every server that
+ *                                       does not leak (growthOf; no lower than GROWTH_FLOOR allows);
  *   BUSY_ELU                            servers whose loop must read saturated against those whose
  *                                       loop must have headroom (Calibrated.saturated);
  *   GC_SHARE                            GC's share of busy time: the GC-pressure servers' against
@@ -110,9 +115,14 @@ export type FittedLine = (typeof FITTED)[number];
  *                                       comes first, and a server for which GC pressure is right too);
  *   BLOCKING_SHARE                      the largest kind of busy time but Node's own handling and
  *                                       GC: the blocked and sync I/O servers' against those of the
- *                                       healthy servers' diagnoses whose loop read saturated;
+ *                                       healthy and off-main-thread servers' diagnoses whose loop
+ *                                       read saturated;
+ *   OFF_MAIN_SHARE                      the share of the process's CPU off its main thread
+ *                                       (threads.ts, offMainShare): the off-main-thread servers'
+ *                                       against every other diagnosis;
  *   WAITING_LATENCY_OVER_CPU            waiting against the diagnoses of the other servers (but the
- *                                       leaks) whose loop read under BUSY_ELU.
+ *                                       leaks and the off-main-thread ones) whose loop read under
+ *                                       BUSY_ELU.
  * The other lines (LONG_STALL_MS, RUNNER_UP_CLOSE, NEAR) describe the evidence and are kept as they are.
  * GC_SHARE, BLOCKING_SHARE and WAITING_LATENCY_OVER_CPU pick their diagnoses by the loop's state, so
  * they take BUSY_ELU's line (fitted from the same set unless given).
@@ -121,28 +131,19 @@ export function lineGroups(set: readonly Calibrated[], busyElu?: number): Record
   const of = (keep: (c: Calibrated) => boolean, f: (e: Evidence) => number | null) =>
     set.filter(keep).map((c) => ({ case: c.case, value: f(c.evidence) ?? NaN }));
   const leak = (c: Calibrated) => c.expected === "memory-climbing";
-  const outside = (c: Calibrated) => leak(c) && c.evidence.external.keptMBps > c.evidence.heap.keptMBps;
-  const heapLeak = (c: Calibrated) => leak(c) && !outside(c);
+  const offMain = (c: Calibrated) => isRight(c, "off-main-thread");
   const saturates = (c: Calibrated) => c.saturated === true;
   const headroom = (c: Calibrated) => c.saturated === false;
   const gcShare = (e: Evidence) => e.busy.shares.gc;
-  const heap = (e: Evidence) => e.heap.keptMBps;
-  const external = (e: Evidence) => e.external.keptMBps;
   const elu = (e: Evidence) => e.elu;
   const busy: LineGroups = { below: of(headroom, elu), above: of(saturates, elu), scale: "share", floor: 0 };
   const line = busyElu ?? fit(busy);
   return {
-    HEAP_KEPT_MB_S: {
-      below: of((c) => !leak(c), heap),
-      above: of(heapLeak, heap),
+    MEMORY_GROWTH: {
+      below: of((c) => !leak(c), growthOf),
+      above: of(leak, growthOf),
       scale: "ratio",
-      floor: GROWTH_FLOOR_MB_S,
-    },
-    EXTERNAL_KEPT_MB_S: {
-      below: of((c) => !leak(c), external),
-      above: of(outside, external),
-      scale: "ratio",
-      floor: GROWTH_FLOOR_MB_S,
+      floor: GROWTH_FLOOR,
     },
     BUSY_ELU: busy,
     GC_SHARE: {
@@ -152,14 +153,23 @@ export function lineGroups(set: readonly Calibrated[], busyElu?: number): Record
       floor: 0,
     },
     BLOCKING_SHARE: {
-      below: of((c) => c.expected === "healthy" && c.evidence.elu >= line, largestBlocking),
+      below: of((c) => (c.expected === "healthy" || offMain(c)) && c.evidence.elu >= line, largestBlocking),
       above: of((c) => saturates(c) && c.expected !== "gc-pressure", largestBlocking),
+      scale: "share",
+      floor: 0,
+    },
+    OFF_MAIN_SHARE: {
+      below: of(
+        (c) => !offMain(c),
+        (e) => offMainShare(e) ?? NaN,
+      ),
+      above: of(offMain, (e) => offMainShare(e) ?? NaN),
       scale: "share",
       floor: 0,
     },
     WAITING_LATENCY_OVER_CPU: {
       below: of(
-        (c) => c.expected !== "waiting" && !leak(c) && c.evidence.elu < line,
+        (c) => c.expected !== "waiting" && !leak(c) && !offMain(c) && c.evidence.elu < line,
         (e) => e.latencyOverCpu,
       ),
       above: of(

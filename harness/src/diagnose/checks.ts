@@ -8,7 +8,8 @@ export interface Check {
   value: number;
   op: ">=" | "<=";
   threshold: number;
-  unit: "share" | "ms" | "MB/s" | "x" | "";
+  /** "%/s": a share a second (memory's growth), printed in per cent with its digits. */
+  unit: "share" | "%/s" | "ms" | "MB/s" | "x" | "";
   holds: boolean;
   /** Within NEAR of the threshold, on either side: another run could read the other way. */
   near: boolean;
@@ -32,6 +33,7 @@ export function check(
 
 const show = (v: number, unit: Check["unit"]) => {
   if (unit === "share") return pct(v);
+  if (unit === "%/s") return `${fmt(v * 100)} % a second`;
   if (unit === "x") return times(v);
   return unit ? `${fmt(v)} ${unit}` : fmt(v);
 };

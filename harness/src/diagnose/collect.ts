@@ -5,6 +5,7 @@ import type { ProbeSample } from "../apps/channel";
 import { type AppRef, resolveApp } from "../apps/registry";
 import type { ExitInfo } from "../apps/spawn";
 import { type AppHandle, type StartOptions, startApp } from "../apps/start";
+import { readThreads, type ThreadsUsage } from "../apps/usage";
 import { WorkbookError } from "../core/errors";
 import { runLoad } from "../load/run";
 import type { LoadOptions, LoadResult } from "../load/types";
@@ -18,7 +19,11 @@ import { heapAfterGc } from "../profiles/memory";
  *   watched  the probe's samples (event loop, CPU, memory, GC) and the load's latency and CPU per
  *            request, with no profiler attached, between two full garbage collections (the heap
  *            each leaves is what the app keeps);
- *   profiled a CPU profile and a sampling heap profile (every allocation), taken through the probe.
+ *   profiled a CPU profile and a sampling heap profile (every allocation), taken through the probe,
+ *            in loads of `memoryEverySeconds` with a full garbage collection after each: with the two
+ *            around the watched stretch, what the app keeps after some ten seconds of load, a trend
+ *            to fit (memoryPoints); then, only while `watchLonger` asks for it (the trend is
+ *            undecided), more of the same, up to `longerSeconds`.
  * Why not `--cpu-prof` over the whole run: a CPU profiler's sampling signals cut libuv's idle-time
  * accounting, so event-loop utilisation reads high while one runs (measured on a server that waits
  * on timers: 0.04-0.12 without, 0.56-0.65 with it at 1 ms, 0.38-0.72 at 4-10 ms); and --cpu-prof
@@ -37,6 +42,25 @@ export interface CollectOptions {
   live?: boolean;
   load?: Omit<LoadOptions, "target" | "path" | "connections" | "warmup" | "repeats" | "duration" | "live">;
   start?: StartOptions;
+  /** Seconds of each load of the profiled stretch, a full collection after each (memoryPoints). */
+  memoryEverySeconds: number;
+  /** Of the points so far, whether the memory's trend needs more: the load goes on, a point a step, up to `longerSeconds`. */
+  watchLonger?: (points: readonly MemoryPoint[]) => boolean;
+  longerSeconds: number;
+}
+
+/**
+ * What a full garbage collection left, at one moment of the load: `at` seconds after the watched
+ * stretch began (the harness's clock), `served` requests the app had answered since then (null
+ * when they could not be counted), the heap it keeps and the memory outside the heap (MB).
+ */
+export interface MemoryPoint {
+  at: number;
+  served: number | null;
+  heapMB: number;
+  externalMB: number;
+  /** Taken with the profilers running: they keep memory of their own, a step the trend is fitted across. */
+  profiling: boolean;
 }
 
 export interface Collected {
@@ -53,9 +77,9 @@ export interface Collected {
   warmup: LoadResult;
   /** The command that started the server (AppHandle.command). */
   server: string;
-  /** The watched load, and the profiled one. */
+  /** The watched load, and the profiled stretch's loads (a second each, a memory point after each). */
   load: LoadResult;
-  profiled: LoadResult;
+  profiled: LoadResult[];
   /**
    * heapUsed (MB) after a full garbage collection just before and just after the watched load: what
    * the app keeps; and `external` (MB: Buffers, typed arrays and other memory outside the JavaScript
@@ -64,6 +88,12 @@ export interface Collected {
   retained: { start: number; end: number; externalStart: number; externalEnd: number };
   /** The probe's samples whose interval's middle falls in the watched window (at least half of it: see `covering`). */
   samples: ProbeSample[];
+  /** The heap and external memory kept after each full collection, from just before the watched stretch on (at least 3). */
+  memoryPoints: MemoryPoint[];
+  /** The app's threads (usage.ts, readThreads) at the watched stretch's start and end; null where they cannot be read. */
+  threads: { start: ThreadsUsage; end: ThreadsUsage } | null;
+  /** UV_THREADPOOL_SIZE as the app got it (null: unset, libuv's default of 4). */
+  poolSizeSet: number | null;
   cpuProfile: V8CpuProfile;
   cpuProfileFile: string;
   heapProfile: V8HeapProfile;
@@ -101,6 +131,15 @@ export function covering(app: string, w: Collected["window"], samples: ProbeSamp
   );
 }
 
+/** How long a memory point waits after a load for the app to finish what that load left in flight, ms. */
+const SETTLE_MS = 150;
+
+/** UV_THREADPOOL_SIZE as libuv reads it (a whole number from 1 to 1024), or null when unset or not one. */
+function poolSize(v: string | undefined): number | null {
+  const n = Number(v);
+  return v !== undefined && Number.isInteger(n) && n > 0 ? Math.min(n, 1024) : null;
+}
+
 export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected> {
   const name = resolveApp(ref).name;
   const { dir, done } = profileDir("diagnose", name);
@@ -120,14 +159,31 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
       warmup: 0,
       repeats: 1,
     };
-    let warmup: LoadResult, load: LoadResult, profiled: LoadResult;
+    let warmup: LoadResult, load: LoadResult;
+    const profiled: LoadResult[] = [];
     const window = { from: 0, to: 0, startedAt: 0 };
     const retained = { start: NaN, end: NaN, externalStart: NaN, externalEnd: NaN };
+    const memoryPoints: MemoryPoint[] = [];
+    const threadsAt: { start: ThreadsUsage | null; end: ThreadsUsage | null } = { start: null, end: null };
     try {
       if (!channel) throw new WorkbookError("WB_BAD_OPTION", "diagnose needs Node: the probe does not run on Bun");
       warmup = await runLoad({ ...base, duration: o.warmupSeconds, live: false, label: `${name} (warm-up)` });
-      const kept = () => heapAfterGc(app);
-      ({ heapUsed: retained.start, external: retained.externalStart } = await kept());
+      // A memory point: a full collection between two loads (no request in flight, whose buffers
+      // would count), the heap and external memory it leaves, and the requests answered so far.
+      const served = async () =>
+        (await channel.request<{ served: number }>("count", {}, 5000).catch(() => null))?.served ?? null;
+      let t0 = performance.now();
+      const point = async (profiling: boolean) => {
+        // the app may still finish requests the load left (a pool's queue, a stream): their buffers are not kept
+        await sleep(SETTLE_MS);
+        const at = (performance.now() - t0) / 1000;
+        const [k, n] = await Promise.all([heapAfterGc(app), served()]);
+        memoryPoints.push({ at, served: n, heapMB: k.heapUsed, externalMB: k.external, profiling });
+        return k;
+      };
+      await channel.request("count-start", {}, 5000).catch(() => null);
+      t0 = performance.now();
+      ({ heapUsed: retained.start, external: retained.externalStart } = await point(false));
       window.startedAt = Date.now();
       // The window is the load's measured seconds on the app's clock: not the live chart's start-up
       // or final drawing, during which the app waits (measured: up to 1 s; in a 4 s window, that
@@ -140,16 +196,30 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
         label: `${name} ${o.route}`,
         onMeasured: (edge, at) => {
           window[edge === "start" ? "from" : "to"] = at + offset;
+          threadsAt[edge] = readThreads(app.pid);
         },
       });
-      ({ heapUsed: retained.end, external: retained.externalEnd } = await kept());
+      ({ heapUsed: retained.end, external: retained.externalEnd } = await point(false));
       const probe = (cmd: string, args: Record<string, unknown>) =>
         ask(app, cmd, () => channel.request(cmd, args, 60_000));
       await probe("heap-sampling-start", { intervalBytes: o.heapIntervalBytes, includeCollected: true });
       await probe("cpu-profile-start", { intervalUs: 1000 });
-      profiled = await runLoad({ ...base, duration: o.profileSeconds, live: false, label: `${name} (profiled)` });
+      // The profilers keep memory of their own in the heap (measured: 0.6-0.9 MB at their start on
+      // a server of 5-8 MB): a point now, and the trend is fitted within each side of that step.
+      await point(true);
+      const step = o.memoryEverySeconds;
+      const second = (duration: number, label: string) =>
+        runLoad({ ...base, duration, live: false, label: `${name} (${label})` }).then(async (r) => {
+          profiled.push(r);
+          await point(true);
+        });
+      for (let done = 0; done < o.profileSeconds; done += step)
+        await second(Math.min(step, o.profileSeconds - done), "profiled");
+      for (let more = 0; more < o.longerSeconds && o.watchLonger?.(memoryPoints); more += step)
+        await second(step, "watched longer");
       await probe("cpu-profile-stop", { file: cpuProfileFile });
       await probe("heap-sampling-stop", { file: heapProfileFile });
+      await channel.request("count-stop", {}, 5000).catch(() => null);
       await sleep(o.sampleMs); // nothing pending on the channel
     } finally {
       await app.stop();
@@ -167,6 +237,9 @@ export async function collect(ref: AppRef, o: CollectOptions): Promise<Collected
       load,
       profiled,
       samples: covering(name, window, channel!.samplesIn(window.from, window.to)),
+      memoryPoints,
+      threads: threadsAt.start && threadsAt.end ? { start: threadsAt.start, end: threadsAt.end } : null,
+      poolSizeSet: poolSize(o.start?.env?.UV_THREADPOOL_SIZE ?? process.env.UV_THREADPOOL_SIZE),
       cpuProfile: read<V8CpuProfile>(cpuProfileFile),
       cpuProfileFile,
       heapProfile: read<V8HeapProfile>(heapProfileFile),

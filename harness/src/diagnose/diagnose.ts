@@ -8,7 +8,9 @@ import type { LoadResult } from "../load/types";
 import { type DiagnosisCharts, diagnosisCharts } from "./charts";
 import { type CollectOptions, collect } from "./collect";
 import { type Evidence, gather } from "./evidence";
+import { undecided } from "./memory";
 import { reportHtml, writeReport } from "./report";
+import { THRESHOLDS } from "./thresholds";
 import { decide, type Verdict, verdictMarkdown } from "./verdict";
 
 export interface DiagnoseOptions {
@@ -30,8 +32,17 @@ export interface DiagnoseOptions {
   report?: boolean;
   /** Method, headers, body, allowed statuses... of the load (runLoad's options). */
   load?: CollectOptions["load"];
-  /** How to start the app (startApp's options: env, args, cwd...). */
+  /**
+   * How to start the app (startApp's options: env, args, cwd...). Its `port` defaults to "free": the
+   * app gets a free port in PORT and, when it listens on several (a metrics port beside its own), the
+   * one on that port is loaded; a number names the port to load (`make diagnose ... PORT=N`).
+   */
   start?: StartOptions;
+  /**
+   * Seconds the diagnosis may go on loading, a full collection a second, while the memory's trend is
+   * undecided (memory.ts). Default: 8 quick, 16 full; 0 never.
+   */
+  longerSeconds?: number;
 }
 
 /**
@@ -39,8 +50,8 @@ export interface DiagnoseOptions {
  * were set on runs of the quick one; the full one watches twice as long, for steadier slopes.
  */
 export const DIAGNOSE_SECONDS = {
-  quick: { warmup: 1, watched: 4, profiled: 3 },
-  full: { warmup: 2, watched: 8, profiled: 5 },
+  quick: { warmup: 1, watched: 4, profiled: 3, longer: 8 },
+  full: { warmup: 2, watched: 8, profiled: 5, longer: 16 },
 } as const;
 
 export interface Diagnosis {
@@ -89,10 +100,17 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
     heapIntervalBytes: 64 * 1024,
     live: opts.live,
     load: opts.load,
-    start: opts.start,
+    start: { ...opts.start, port: opts.start?.port ?? "free" },
+    memoryEverySeconds: 1,
+    longerSeconds: opts.longerSeconds ?? s.longer,
+    watchLonger: (points) => undecided(points, THRESHOLDS),
   });
   const evidence = gather(collected);
-  const verdict = decide(evidence);
+  const command = (more: string[] = []) =>
+    shellLine(["make", "diagnose", `APP=${appArg(app)}`, `ROUTE=${collected.route}`, ...more]);
+  const verdict = decide(evidence, THRESHOLDS, {
+    rerun: (seconds) => `${command([`WATCH=${seconds}`])} (in a notebook: seconds: ${seconds})`,
+  });
   const charts = diagnosisCharts(collected, evidence);
   const report =
     (opts.report ?? true) ? writeReport(collected, reportHtml(collected, evidence, verdict, charts)) : null;
@@ -106,7 +124,7 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
     report,
     dir: collected.dir,
     load: collected.load,
-    command: shellLine(["make", "diagnose", `APP=${appArg(app)}`, `ROUTE=${collected.route}`]),
+    command: command(),
     server: collected.server,
     files: [collected.cpuProfileFile, collected.heapProfileFile],
     charts,

@@ -1,12 +1,15 @@
+import os from "node:os";
 import path from "node:path";
 import { PROBE_FILE, type ProbeSample } from "../apps/channel";
+import { THREAD_KINDS, type ThreadKind } from "../apps/usage";
 import type { FlameData, HotFrame } from "../charts/flame-chart";
 import { repoRoot } from "../core/paths";
 import { median, slope } from "../core/stats";
 import { cpuFlame, frameOf, heapFlame, type V8CpuProfile, type V8HeapProfile } from "../profiles/flame";
 import { type LineTicks, selfTicksByLine } from "../profiles/profile-detail";
-import { type BusyTime, busyTime, withPauses } from "./busy";
-import type { Collected } from "./collect";
+import { type BusyTime, busyTime, type Handoff, handoff, withPauses } from "./busy";
+import type { Collected, MemoryPoint } from "./collect";
+import { type KeptFit, keptFit } from "./memory";
 
 /** The numbers a verdict rests on, from one collected run: nothing here decides anything. */
 export interface Evidence {
@@ -24,6 +27,22 @@ export interface Evidence {
   elu: number;
   /** The app's CPU, % of one core (all its threads). */
   cpuPercent: number;
+  /**
+   * Where the app's CPU went, by thread, over the watched seconds (% of one core): its main thread's
+   * (the probe: process.threadCpuUsage) and the rest's (cpuPercent less it; null where Node cannot
+   * read the main thread's); by kind of thread where /proc names them (usage.ts, readThreads:
+   * libuv's pool, worker threads, V8's helpers for GC and compiling; null elsewhere); the cores the
+   * process may run on; libuv's pool: its threads alive at the end (null: unknown) and
+   * UV_THREADPOOL_SIZE (null: unset, libuv's default 4).
+   */
+  threads: {
+    mainCpuPercent: number | null;
+    offMainCpuPercent: number | null;
+    byKind: Record<ThreadKind, number> | null;
+    cores: number;
+    poolThreads: number | null;
+    poolSizeSet: number | null;
+  };
   /**
    * How long the loop was held up, ms: in each sample interval the longest event-loop delay or the
    * sampling timer's own lateness, whichever is larger (a stall that spans the sample's timer shows
@@ -58,6 +77,13 @@ export interface Evidence {
    */
   external: { startMB: number; endMB: number; keptStartMB: number; keptEndMB: number; keptMBps: number };
   /**
+   * The memory kept after each full collection, from just before the watched seconds to the end of
+   * the profiled ones (collect.ts, MemoryPoint: a point a second after the watched stretch), and the
+   * least-squares line through the heap's and the external memory's points, MB/s, with the slope's
+   * 95 % interval: a trend over several collections, not two readings a few seconds apart.
+   */
+  memory: { points: MemoryPoint[]; heap: KeptFit; external: KeptFit };
+  /**
    * Where the loop's busy time went, by kind (busy.ts): from the profiled stretch's samples, with
    * garbage collection's share from the pauses of the watched stretch (withPauses); and the regular
    * expression that ran longest.
@@ -65,6 +91,8 @@ export interface Evidence {
   busy: BusyTime;
   /** Bytes allocated per second over the window (the sampling heap profile's estimate), MB/s. */
   allocMBps: number | null;
+  /** The call of Node's that handed most work to another thread (libuv's pool, a worker), as the main thread's profile shows it (busy.ts, handoff). */
+  handoff: Handoff | null;
   /** Share of the busy CPU samples spent under a synchronous file or process call of Node (fs.*Sync, execSync...). */
   syncIoShare: number;
   /** The hottest frames of the CPU profile (the profiled stretch; GC and "(program)" left out: they are counted apart). */
@@ -75,12 +103,34 @@ export interface Evidence {
   allocationSites: HotFrame[];
   /** Share of the CPU profile's samples in which the loop was busy (not idle in its poll). */
   busyShare: number;
-  generatorSaturated: boolean;
+  /** Whether the load generator was saturated; null where its CPU could not be read (WORKBOOK_READINGS=none). */
+  generatorSaturated: boolean | null;
   flame: FlameData;
   allocations: FlameData;
 }
 
 const MB = 2 ** 20;
+
+/** The threads' CPU over the watched seconds, % of one core, from the samples and from /proc at its edges. */
+function threadsOf(c: Collected, s: readonly ProbeSample[], wallMs: number): Evidence["threads"] {
+  const cpu = s.reduce((a, x) => a + x.cpuMs, 0);
+  const main = s.every((x) => typeof x.mainCpuMs === "number") ? s.reduce((a, x) => a + (x.mainCpuMs ?? 0), 0) : null;
+  const t = c.threads;
+  const seconds = (c.window.to - c.window.from) / 1000;
+  const byKind = t
+    ? (Object.fromEntries(
+        THREAD_KINDS.map((k) => [k, (Math.max(0, t.end.cpuMs[k] - t.start.cpuMs[k]) / (seconds * 1000)) * 100]),
+      ) as Record<ThreadKind, number>)
+    : null;
+  return {
+    mainCpuPercent: main === null ? null : (main / wallMs) * 100,
+    offMainCpuPercent: main === null ? null : (Math.max(0, cpu - main) / wallMs) * 100,
+    byKind,
+    cores: t?.end.cores || os.availableParallelism(),
+    poolThreads: t ? t.end.count.pool : null,
+    poolSizeSet: c.poolSizeSet,
+  };
+}
 const isSyncIo = (f: { name: string; file: string }) =>
   /Sync$/.test(f.name) && /^node:(internal\/)?(fs|child_process)/.test(f.file);
 
@@ -146,6 +196,7 @@ export function gather(c: Collected): Evidence {
     latencyOverCpu: cpuPerRequestMs ? c.load.latencyMs.p50 / cpuPerRequestMs : null,
     elu: sum((p) => p.elu * p.intervalMs) / wallMs,
     cpuPercent: (sum((p) => p.cpuMs) / wallMs) * 100,
+    threads: threadsOf(c, s, wallMs),
     stallMs: median(stalls),
     maxStallMs: Math.max(0, ...stalls),
     gcShare: sum((p) => p.gcMs) / wallMs,
@@ -168,6 +219,11 @@ export function gather(c: Collected): Evidence {
       keptEndMB: c.retained.externalEnd,
       keptMBps: (c.retained.externalEnd - c.retained.externalStart) / seconds,
     },
+    memory: {
+      points: c.memoryPoints,
+      heap: keptFit(c.memoryPoints, (p) => p.heapMB),
+      external: keptFit(c.memoryPoints, (p) => p.externalMB),
+    },
     busy: (() => {
       const b = busyTime(c.cpuProfile);
       const elu = sum((p) => p.elu * p.intervalMs) / wallMs;
@@ -175,6 +231,7 @@ export function gather(c: Collected): Evidence {
     })(),
     allocMBps: profiledSeconds > 0 ? allocations.total / MB / profiledSeconds : null,
     syncIoShare: syncIoShare(c.cpuProfile),
+    handoff: handoff(c.cpuProfile),
     hot: flame.hot.filter((h) => h.category !== "gc" && h.category !== "program" && notProbe(h)).slice(0, 5),
     hottestLine: hottestLine(c.cpuProfile, flame.hottestUser),
     allocationSites: allocations.hot.filter((h) => h.category !== "program").slice(0, 5),

@@ -4,6 +4,7 @@ import type { HotFrame } from "../charts/flame-chart";
 import { describeMachine } from "../core/fingerprint";
 import { fmt, pct } from "../core/format";
 import { repoRoot } from "../core/paths";
+import { notMeasured } from "../core/readings";
 import type { DiagnosisCharts } from "./charts";
 import { checkText } from "./checks";
 import type { Collected } from "./collect";
@@ -70,16 +71,34 @@ export function reportHtml(c: Collected, e: Evidence, v: Verdict, charts: Diagno
     "latency p99, ms": load.latencyMs.p99,
     "CPU per request, ms": e.cpuPerRequestMs,
     "app CPU, % of a core": e.cpuPercent,
+    "its main thread's, % of a core": e.threads.mainCpuPercent,
+    ...(e.threads.byKind
+      ? {
+          "libuv's pool, % of a core": e.threads.byKind.pool,
+          "worker threads, % of a core": e.threads.byKind.workers,
+          "V8's helpers, % of a core": e.threads.byKind.v8,
+        }
+      : { "other threads, % of a core": e.threads.offMainCpuPercent }),
     "event-loop utilisation": pct(e.elu),
     "GC, % of the time": pct(e.gcShare, 1),
     "heap slope, MB/s": e.heap.slopeMBps,
     "allocated, MB/s": e.allocMBps,
-    "load generator saturated": load.generator.saturated ? "yes: req/s is its limit" : "no",
+    "load generator saturated": { true: "yes: req/s is its limit", false: "no", null: notMeasured() }[
+      String(load.generator.saturated) as "true" | "false" | "null"
+    ],
   };
   const how =
     `${c.warmup.durationSeconds} s warm-up, ${load.durationSeconds} s watched (the probe's samples every ${c.sampleMs} ms, ` +
-    `no profiler attached), then ${c.profiled.durationSeconds} s profiled (CPU profile at 1 ms, sampling heap profile of ` +
-    `every allocation), all at ${load.connections} connections on ${c.route}, one app process. ${load.pinning.note}.`;
+    `no profiler attached), then ${c.profiled.reduce((a, r) => a + r.durationSeconds, 0)} s profiled (CPU profile at 1 ms, sampling heap profile of ` +
+    `every allocation) in loads of a second, a full garbage collection after each (and one before and after the ` +
+    `watched seconds: what the app keeps, below), all at ${load.connections} connections on ${c.route}, one app process. ${load.pinning.note}.`;
+  const kept = e.memory.points.map((p) => ({
+    "seconds after the watch began": +p.at.toFixed(1),
+    "requests answered": p.served,
+    "heap kept, MB": +p.heapMB.toFixed(2),
+    "outside the heap, MB": +p.externalMB.toFixed(2),
+    profilers: p.profiling ? "on" : "off",
+  }));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Diagnosis: ${esc(c.app)} ${esc(c.route)}</title><style>${STYLE}</style></head>
 <body>
@@ -98,6 +117,8 @@ ${figure(charts.timeline.svg)}
 ${figure(charts.flame.svg)}
 ${frames(e.hot, "busy CPU")}
 ${e.hottestLine ? `<p>Hottest line: <code>${esc(`${e.hottestLine.file}:${e.hottestLine.line}`)}</code> <code>${esc(e.hottestLine.text ?? "")}</code> (${pct(e.hottestLine.share)} of ${esc(e.hottestLine.name)}'s own samples)</p>` : ""}
+<h2>What full collections left</h2>
+${table(kept)}
 <h2>Where the bytes are allocated</h2>
 ${figure(charts.allocations.svg)}
 ${frames(e.allocationSites, "sampled bytes")}

@@ -1,46 +1,75 @@
-import { fmt, pct, times } from "../core/format";
+import { fmt, pct } from "../core/format";
 import { BUSY_KINDS, BUSY_NAMES, type BusyKind, dominant } from "./busy";
-import { type Check, check, checkText, frameText, top } from "./checks";
+import { type Check, check, checkText } from "./checks";
 import type { Evidence } from "./evidence";
+import { memoryLines, memoryTrend } from "./memory";
+import { ADVICE, busyText, queueText, stallText, where } from "./places";
+import {
+  busiestThread,
+  handoffText,
+  mainThreadText,
+  offMainAdvice,
+  offMainCheck,
+  THREAD_NAMES,
+  threadsText,
+} from "./threads";
 import { THRESHOLDS, type Thresholds } from "./thresholds";
 
 /**
- * The rules. A diagnosis asks whether memory climbs (the heap, or memory outside it, that a full
- * collection leaves growing), and how busy the event loop was:
+ * The rules. A diagnosis asks whether memory climbs (memory.ts: the trend of what full collections
+ * leave), how busy the event loop was, and where the process's CPU went:
  *   - saturated (utilisation at or above the busy line): the verdict names what the busy time went
- *     to (busy.ts): the largest of garbage collection, synchronous I/O, a regular expression, Node's
- *     native synchronous calls, the app's own code and a dependency's code, when its share reaches the
- *     blocking line; otherwise the busy time went to Node's own request handling, and that is healthy:
- *     a fast server under a closed-loop load keeps its loop busy with HTTP, the work it is for.
- *   - not saturated: waiting when a request takes many times the CPU it costs (the loop is free and
- *     the request waits on I/O or timers); otherwise healthy: the loop has headroom.
- * Memory climbing comes first when it holds, with the loop's verdict beside it. Every verdict says
- * where the busy time went, whether the stalls were long or many short ones, and whether requests
- * queued (latency against the CPU a request costs). The evidence is mixed when two findings hold, when
- * a deciding reading sits within NEAR of its line, or when the runner-up kind of busy time is close to
- * the largest.
+ *     to (busy.ts): garbage collection when its share reaches the GC line, else the largest of
+ *     synchronous I/O, a regular expression, Node's native synchronous calls, the app's own code and
+ *     a dependency's code, when its share reaches the blocking line;
+ *   - otherwise, off the main thread when most of the process's CPU went to other threads (threads.ts:
+ *     libuv's pool, worker threads), whether the loop has headroom or only reads busy because its
+ *     thread waited for a core they held;
+ *   - otherwise a saturated loop is busy with Node's own request handling, and healthy: a fast server
+ *     under a closed-loop load keeps its loop busy with HTTP, the work it is for;
+ *   - a loop with headroom is waiting when a request takes many times the CPU it costs (the request
+ *     waits on I/O or timers), otherwise healthy.
+ * Memory climbing comes first when it holds, with the loop's verdict beside it; memory undecided is
+ * said beside any verdict, with how long to watch. A second problem of the loop (garbage collection
+ * beside the code, the code beside GC, CPU off the main thread beside either) is named in the
+ * verdict with its share when its reading reaches its line or sits near it. Every verdict prints
+ * the numbers it rests on against their lines, where to look, and what to do. The evidence is mixed
+ * when two findings hold, when a deciding reading sits within NEAR of its line, or when the
+ * runner-up kind of busy time is close to the largest.
  */
-export type VerdictId = "memory-climbing" | "sync-io" | "gc-pressure" | "blocked" | "waiting" | "healthy";
+export type VerdictId =
+  | "memory-climbing"
+  | "sync-io"
+  | "gc-pressure"
+  | "blocked"
+  | "off-main-thread"
+  | "waiting"
+  | "healthy";
 
-/** Whose work blocks the loop, for a "blocked" verdict. */
+/** Whose work it is: for "blocked", whose code blocks the loop; for "off-main-thread", which threads took the CPU. */
 export type BlockCause = "app" | "dependency" | "regex" | "native";
+export type Cause = BlockCause | "pool" | "workers";
 
 export interface Finding {
   id: VerdictId;
   title: string;
   fired: boolean;
   checks: Check[];
-  /** Where: the hottest frames, the allocation sites, the growth. */
+  /** Where: the hottest frames, the allocation sites, the growth; and what to do. */
   details: string[];
 }
 
 export interface Verdict {
   id: VerdictId;
-  /** For "blocked": whose work blocks the loop; null otherwise. */
-  cause: BlockCause | null;
+  /** For "blocked": whose work blocks the loop; for "off-main-thread": which threads (null: not named); null otherwise. */
+  cause: Cause | null;
   title: string;
   /** The loop's reading: the kind of busy time that decided a saturated loop's verdict (null: not saturated). */
   busiest: BusyKind | null;
+  /** A second problem of the loop named in the verdict (its reading at or near its line), or null. */
+  second: { id: VerdictId; cause: Cause | null; title: string; check: Check } | null;
+  /** What the memory's trend says: climbing, flat, or undecided (watch longer); null when it was not read. */
+  memory: "climbing" | "flat" | "undecided" | null;
   /** Every rule, fired or not, with the numbers it compared (the report's table). */
   findings: Finding[];
   /** The other findings that fired. */
@@ -52,8 +81,15 @@ export interface Verdict {
   lines: string[];
 }
 
+export interface DecideOptions {
+  /** How to diagnose again watching `seconds` (the memory's trend undecided). Default: a sentence naming `make diagnose ... WATCH=`. */
+  rerun?: (seconds: number) => string;
+}
+
+type Loop = { id: VerdictId; cause: Cause | null; title: string };
+
 /** What a saturated loop's verdict is, by the kind of busy time that decided it. */
-const SATURATED: Record<BusyKind, { id: VerdictId; cause: BlockCause | null; title: string }> = {
+const SATURATED: Record<BusyKind, Loop> = {
   gc: { id: "gc-pressure", cause: null, title: "GC pressure" },
   syncIo: { id: "sync-io", cause: null, title: "loop blocked by synchronous I/O" },
   regex: { id: "blocked", cause: "regex", title: "loop blocked by a regular expression" },
@@ -68,103 +104,24 @@ const LARGEST_AMONG: readonly BusyKind[] = BUSY_KINDS.filter((k) => k !== "node"
 /** The kinds a verdict's own kind is compared with, for mixed evidence. */
 const RIVALS: readonly BusyKind[] = BUSY_KINDS.filter((k) => k !== "node");
 
-/** "the app's own code 78 %, Node's own request handling 15 %, ..." (kinds of at least 1 %, largest first). */
-export function busyText(shares: Record<BusyKind, number>): string {
-  const text = BUSY_KINDS.filter((k) => shares[k] >= 0.01)
-    .sort((a, b) => shares[b] - shares[a])
-    .map((k) => `${BUSY_NAMES[k]} ${pct(shares[k])}`)
-    .join(", ");
-  return text || "nowhere (no busy sample)";
+function offMainLoop(e: Evidence): Loop {
+  const kind = busiestThread(e);
+  const cause = kind === "pool" || kind === "workers" ? kind : null;
+  const title = kind ? `busy off the main thread: ${THREAD_NAMES[kind]}` : "busy off the main thread";
+  return { id: "off-main-thread", cause, title };
 }
 
-function stallText(e: Evidence, T: Thresholds): string {
-  return e.stallMs >= T.LONG_STALL_MS
-    ? `long stalls: the loop was held up ${fmt(e.stallMs)} ms at a time (typical), ${fmt(e.maxStallMs)} ms at most`
-    : `many short stalls: ${fmt(e.stallMs)} ms at a time (typical, under ${T.LONG_STALL_MS} ms), the loop hardly ever free`;
-}
+const defaultRerun = (seconds: number) =>
+  `diagnose again watching ${seconds} s (make diagnose APP=... WATCH=${seconds}; in a notebook, seconds: ${seconds})`;
 
-function queueText(e: Evidence): string {
-  if (e.cpuPerRequestMs === null || e.latencyOverCpu === null)
-    return "the CPU per request was not read: no queueing figure";
-  const verb = e.latencyOverCpu >= 3 ? "requests queue" : "requests hardly queue";
-  return `${verb}: a request took ${fmt(e.latencyP50Ms)} ms at p50, ${times(e.latencyOverCpu)} the ${fmt(e.cpuPerRequestMs)} ms of CPU it costs`;
-}
-
-/** The checks behind each reading, against `T`. */
-function readings(e: Evidence, T: Thresholds) {
-  const outside = e.external.keptMBps > e.heap.keptMBps;
-  return {
-    busy: check("event-loop utilisation", e.elu, ">=", T.BUSY_ELU, "share"),
-
-    waiting: check("latency p50 over CPU per request", e.latencyOverCpu, ">=", T.WAITING_LATENCY_OVER_CPU, "x"),
-    heap: check("growth of the heap kept after a full GC", e.heap.keptMBps, ">=", T.HEAP_KEPT_MB_S, "MB/s"),
-    external: check(
-      "growth of the memory outside the heap kept after a full GC",
-      e.external.keptMBps,
-      ">=",
-      T.EXTERNAL_KEPT_MB_S,
-      "MB/s",
-    ),
-    /** The memory reading that decides: outside the heap when it grew more than the heap. */
-    outside,
-  };
-}
-
-/** Where, for each saturated verdict and for memory: the frames and lines a learner goes to. */
-function where(e: Evidence): Record<BusyKind | "memory", string[]> {
-  const hottest = top(e.hot).map((h) => `hot: ${frameText(h)}`);
-  const line = e.hottestLine
-    ? [`hottest line: ${e.hottestLine.file}:${e.hottestLine.line} \`${e.hottestLine.text ?? ""}\``]
-    : [];
-  const sites = top(e.allocationSites).map((h) => `allocated at: ${frameText(h, "of sampled bytes")}`);
-  const under = (test: (name: string, file: string) => boolean) =>
-    e.flame.hot
-      .filter((h) => test(h.name, h.file))
-      .sort((a, b) => b.totalShare - a.totalShare)
-      .slice(0, 1)
-      .map((h) => `under ${frameText(h, "of busy CPU", h.totalShare)}`);
-  const caller = e.flame.hottestUser ? [`called from ${frameText(e.flame.hottestUser)}`] : [];
-  const r = e.busy.regex;
-  const regex = r
-    ? [
-        `the regular expression /${r.pattern}/ ran ${pct(r.share)} of the busy time` +
-          (r.caller ? `, run by ${r.caller.name} (${r.caller.file}:${r.caller.line})` : ""),
-      ]
-    : [];
-  const gcKinds = Object.entries(e.gcByKind)
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, ms]) => `${k} ${fmt(ms)} ms`)
-    .join(", ");
-  return {
-    gc: [
-      `${fmt(e.gcCount)} collections (${gcKinds}), ${pct(e.gcShare)} of wall time; ${fmt(e.allocMBps ?? NaN)} MB/s allocated`,
-      ...sites,
-    ],
-    syncIo: [...under((n, f) => /Sync$/.test(n) && /^node:(internal\/)?(fs|child_process)\b/.test(f)), ...caller],
-    regex: [...regex, ...caller, ...line],
-    native: [...under((_, f) => /^node:(internal\/)?(crypto|zlib)\b/.test(f)), ...caller],
-    app: [...hottest, ...line],
-    dependency: hottest,
-    node: hottest,
-    memory: [
-      `heapUsed ${fmt(e.heap.startMB)} → ${fmt(e.heap.endMB)} MB, kept after a full GC ${fmt(e.heap.keptStartMB)} → ${fmt(e.heap.keptEndMB)} MB; ` +
-        `outside the heap (Buffers...) kept ${fmt(e.external.keptStartMB)} → ${fmt(e.external.keptEndMB)} MB; ` +
-        `RSS ${fmt(e.rss.startMB)} → ${fmt(e.rss.endMB)} MB over ${fmt(e.seconds)} s`,
-      ...sites,
-    ],
-  };
-}
-
-export function decide(e: Evidence, T: Thresholds = THRESHOLDS): Verdict {
-  const r = readings(e, T);
+export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOptions = {}): Verdict {
   const shares = e.busy.shares;
   const places = where(e);
-  const memoryCheck = r.outside ? r.external : r.heap;
-  const saturated = r.busy.holds;
+  const busy = check("event-loop utilisation", e.elu, ">=", T.BUSY_ELU, "share");
+  const waiting = check("latency p50 over CPU per request", e.latencyOverCpu, ">=", T.WAITING_LATENCY_OVER_CPU, "x");
+  const offMain = offMainCheck(e, T);
+  const saturated = busy.holds;
   const shareLine = `where the busy time went: ${busyText(shares)}`;
-  let busiest: BusyKind | null = null;
-  let loop: { id: VerdictId; cause: BlockCause | null; title: string };
-  let details: string[];
   const largest = dominant(shares, LARGEST_AMONG);
   const gc = check("share of busy time in garbage collection", shares.gc, ">=", T.GC_SHARE, "share");
   const blocking = check(
@@ -174,41 +131,97 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS): Verdict {
     T.BLOCKING_SHARE,
     "share",
   );
-  if (saturated) {
-    if (gc.holds) busiest = "gc";
-    else busiest = blocking.holds ? largest : "node";
+  const notOffMain = Number.isFinite(offMain.value) ? [`not busy off the main thread: ${checkText(offMain)}`] : [];
+
+  // The loop's verdict, and the readings a second problem may come from.
+  let busiest: BusyKind | null = null;
+  let loop: Loop;
+  let checks: Check[];
+  let details: string[];
+  if (saturated && (gc.holds || blocking.holds)) {
+    busiest = gc.holds ? "gc" : largest;
     loop = SATURATED[busiest];
-    details = [shareLine, stallText(e, T), queueText(e), ...places[busiest]];
-  } else if (r.waiting.holds) {
-    loop = { id: "waiting", cause: null, title: "waiting on I/O or timers" };
-    const cpu = fmt(e.cpuPerRequestMs ?? NaN);
+    checks = [busy, gc.holds ? gc : blocking];
+    details = [shareLine, stallText(e, T), queueText(e), ...places[busiest], ADVICE[busiest]];
+  } else if (offMain.holds) {
+    loop = offMainLoop(e);
+    checks = [offMain];
     details = [
-      `a request took ${fmt(e.latencyP50Ms)} ms at p50 for ${cpu} ms of CPU; the app used ${fmt(e.cpuPercent)} % of a core`,
+      threadsText(e),
+      mainThreadText(e, T),
+      queueText(e),
+      ...handoffText(e),
+      `the main thread's busy time went: ${busyText(shares)}`,
+      offMainAdvice(e),
+    ];
+  } else if (saturated) {
+    busiest = "node";
+    loop = SATURATED.node;
+    checks = [busy, blocking];
+    details = [];
+  } else if (waiting.holds) {
+    loop = { id: "waiting", cause: null, title: "waiting on I/O or timers" };
+    checks = [busy, waiting];
+    details = [
+      `a request took ${fmt(e.latencyP50Ms)} ms at p50 for ${fmt(e.cpuPerRequestMs ?? NaN)} ms of CPU; ${threadsText(e)}`,
       shareLine,
+      ...notOffMain,
+      ADVICE.waiting,
     ];
   } else {
     loop = { id: "healthy", cause: null, title: "healthy" };
-    details = [shareLine];
+    checks = [busy, waiting];
+    details = [];
   }
+
+  // A second problem of the loop: its reading at or near its line.
+  const candidates: { loop: Loop; check: Check }[] = [];
+  if (loop.id === "gc-pressure" && (blocking.holds || blocking.near))
+    candidates.push({ loop: SATURATED[largest], check: blocking });
+  if ((loop.id === "blocked" || loop.id === "sync-io") && gc.near) candidates.push({ loop: SATURATED.gc, check: gc });
+  if (
+    loop.id !== "off-main-thread" &&
+    loop.id !== "healthy" &&
+    loop.id !== "waiting" &&
+    (offMain.holds || offMain.near)
+  )
+    candidates.push({ loop: offMainLoop(e), check: offMain });
+  const pick = candidates.sort((a, b) => b.check.value / b.check.threshold - a.check.value / a.check.threshold)[0];
+  const second = pick ? { id: pick.loop.id, cause: pick.loop.cause, title: pick.loop.title, check: pick.check } : null;
+  const secondLines = second
+    ? [`and ${second.title}: ${checkText(second.check)}${second.check.holds ? "" : ", close to its line"}`]
+    : [];
+
   const loopFinding: Finding = {
     id: loop.id,
-    title: loop.title,
+    title: second ? `${loop.title}, and ${second.title}` : loop.title,
     fired: loop.id !== "healthy",
-    checks: saturated ? [r.busy, gc.holds ? gc : blocking] : [r.busy, r.waiting],
-    details,
+    checks,
+    details: [...secondLines, ...details],
   };
+
+  // Memory.
+  const trend = memoryTrend(e.memory?.points ?? [], T);
+  const rerun = opts.rerun ?? defaultRerun;
+  const memLines = trend ? memoryLines(trend, rerun) : ["memory: not read (no full collection's figures)"];
   const memory: Finding = {
     id: "memory-climbing",
     title: "memory climbing",
-    fired: memoryCheck.holds,
-    checks: [memoryCheck],
-    details: places.memory,
+    fired: trend?.state === "climbing",
+    checks: trend ? [trend.check] : [],
+    details: trend?.state === "climbing" ? [...memLines.slice(1), ...places.memory, ADVICE.memory] : memLines,
   };
-  // Every rule for the report, fired or not: memory, the loop's reading, GC's line, waiting's.
+
   const findings = [memory, loopFinding];
   const primary = [memory, loopFinding].find((f) => f.fired) ?? null;
   const also = memory.fired && loopFinding.fired ? [loopFinding] : [];
-  const deciding = [memoryCheck, r.busy, ...(saturated ? [gc, ...(gc.holds ? [] : [blocking])] : [r.waiting])];
+  const deciding = [
+    ...(trend ? [trend.check] : []),
+    busy,
+    ...(saturated ? [gc, ...(gc.holds ? [] : [blocking])] : []),
+    ...(busiest === null || busiest === "node" ? [offMain] : []),
+    ...(!saturated && loop.id !== "off-main-thread" ? [waiting] : []),
+  ].filter((c) => Number.isFinite(c.value));
   const rival =
     busiest && busiest !== "node"
       ? dominant(
@@ -230,33 +243,53 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS): Verdict {
   const id: VerdictId = primary?.id ?? "healthy";
   const cause = primary === loopFinding ? loop.cause : null;
   const title = primary?.title ?? "healthy";
+  const undecided = trend?.state === "undecided";
   const body = primary
-    ? [...primary.checks.map(checkText), ...primary.details]
-    : healthyLines(e, T, r, saturated, shareLine);
+    ? [...primary.checks.map(checkText), ...primary.details, ...(primary === loopFinding ? memLines : [])]
+    : healthyLines(e, T, { busy, waiting, blocking, saturated, shareLine, notOffMain, memLines });
   const lines = [
-    `verdict: ${title}${mixed ? " (mixed evidence)" : ""}`,
+    `verdict: ${title}${undecided ? "; memory undecided" : ""}${mixed ? " (mixed evidence)" : ""}`,
     ...body.map((l) => `  ${l}`),
     ...also.flatMap((f) => [`also: ${f.title}`, ...[...f.checks.map(checkText), ...f.details].map((l) => `  ${l}`)]),
     ...(mixed ? [`mixed evidence: ${mixedBecause.join("; ")}`] : []),
   ];
-  return { id, cause, title, busiest, findings, also, mixed, mixedBecause, lines };
+  return {
+    id,
+    cause,
+    title,
+    busiest,
+    second: primary === loopFinding || also.length ? second : null,
+    memory: trend?.state ?? null,
+    findings,
+    also,
+    mixed,
+    mixedBecause,
+    lines,
+  };
 }
 
-/** Why healthy: the loop had headroom, or its busy time went to Node's own request handling; and what kept waiting and memory from firing. */
+/** Why healthy: the loop had headroom, or its busy time went to Node's own request handling; and what kept each other rule from firing. */
 function healthyLines(
   e: Evidence,
   T: Thresholds,
-  r: ReturnType<typeof readings>,
-  saturated: boolean,
-  shareLine: string,
+  r: {
+    busy: Check;
+    waiting: Check;
+    blocking: Check;
+    saturated: boolean;
+    shareLine: string;
+    notOffMain: string[];
+    memLines: string[];
+  },
 ): string[] {
   return [
-    saturated
-      ? `the loop is busy with Node's own request handling: ${checkText(r.busy)}, garbage collection stays under ${pct(T.GC_SHARE)} of it and no other kind reaches ${pct(T.BLOCKING_SHARE)}`
+    r.saturated
+      ? `the loop is busy with Node's own request handling, the work a fast server is for: ${checkText(r.busy)}, garbage collection under ${pct(T.GC_SHARE)} of it and ${checkText(r.blocking)}`
       : `the loop has headroom: ${checkText(r.busy)}`,
-    shareLine,
-    ...(saturated ? [stallText(e, T), queueText(e)] : [`not waiting: ${checkText(r.waiting)}`]),
-    `not memory climbing: ${checkText(r.heap)}; ${checkText(r.external)}`,
+    r.shareLine,
+    ...(r.saturated ? [stallText(e, T, true), queueText(e, true)] : [`not waiting: ${checkText(r.waiting)}`]),
+    ...r.notOffMain,
+    ...r.memLines,
   ];
 }
 

@@ -1,3 +1,4 @@
+import { exitText } from "../apps/spawn";
 import type { AppHandle } from "../apps/start";
 import { LoadTestError } from "../core/errors";
 import { outcomeProblems } from "./outcome";
@@ -84,12 +85,8 @@ export function checkWarmup(
 
 /** The error for an app that exited while it was loaded. */
 export function diedUnderLoad(app: AppHandle, info: { code: number | null; signal: string | null }): LoadTestError {
-  return new LoadTestError(
-    "WB_APP_DIED",
-    `app "${app.name}" died under load (code ${info.code}, signal ${info.signal})`,
-    {
-      ...appOutput(app),
-      hint: "an error thrown in a request handler ends the process unless it is caught: the end of its stderr says where",
-    },
-  );
+  return new LoadTestError("WB_APP_DIED", `app "${app.name}" died under load: it ${exitText(info)}`, {
+    ...appOutput(app),
+    hint: "an error thrown in a request handler ends the process unless it is caught: the end of its stderr says where",
+  });
 }

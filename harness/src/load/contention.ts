@@ -1,12 +1,15 @@
 import type { AppHandle } from "../apps/start";
 import { readUsage } from "../apps/usage";
+import { atCellEnd } from "../charts/display";
 import { badOption } from "../core/errors";
 import { assertUniqueKeys, roundOrder } from "../core/order";
 import { settings } from "../core/settings";
 import { median, mergeCounts, type Spread, spread } from "../core/stats";
 import { type LoopMetricsSnapshot, loopMetrics } from "./loop-metrics";
 import { latencySummary, sumOutcomes } from "./outcome";
-import { type PacedResult, pacedLoad } from "./paced";
+import type { PacedResult } from "./paced";
+import { Pacer } from "./pacer";
+import { pacedReport } from "./report";
 import type { LatencySummary, Outcome } from "./types";
 
 /**
@@ -33,7 +36,7 @@ export interface ContentionRun {
   cheap: PacedResult;
   background: PacedResult | null;
   metrics: LoopMetricsSnapshot | null;
-  /** The server's CPU time over the run per answer of both loads, µs; null for a URL target. */
+  /** The server's CPU time over the run per answer of both loads, µs; null for a URL target or where it cannot be read. */
   cpuPerRequestUs: number | null;
 }
 
@@ -59,7 +62,7 @@ export interface ContentionResult {
   seconds: number;
   cheap: ContentionTotals;
   background: ContentionTotals | null;
-  /** Server CPU time per answered request, across the runs; null for a URL target. */
+  /** Server CPU time per answered request, across the runs; null for a URL target or where it cannot be read. */
   cpuPerRequestUs: Spread | null;
   runs: ContentionRun[];
 }
@@ -115,35 +118,37 @@ export function runPercentiles(
   };
 }
 
-async function once(v: ContentionVariant, seconds: number, measured: boolean): Promise<ContentionRun> {
+async function once(pacer: Pacer, v: ContentionVariant, seconds: number, measured: boolean): Promise<ContentionRun> {
   const metrics = measured && v.metrics === true;
   if (metrics) await loopMetrics(v.target, { reset: true });
   const bg = v.background === undefined ? { path: "/expensive", rate: 4 } : v.background;
   const cheapPath = v.cheap?.path ?? "/cheap";
-  const pid = typeof v.target === "string" ? null : v.target.pid;
-  const cpu0 = pid === null ? null : readUsage(pid);
-  const [cheap, background] = await Promise.all([
-    pacedLoad({
+  const app = typeof v.target === "string" ? null : { pid: v.target.pid, channel: v.target.channel };
+  const cpu0 = app === null ? null : await readUsage(app, { threads: false });
+  const [cheap, background = null] = await pacer.run([
+    {
       target: v.target,
       path: cheapPath,
       rate: v.cheap?.rate ?? 200,
       seconds,
       stampHeader: v.stampHeader,
       label: `${v.key} ${cheapPath}`,
-    }),
-    bg
-      ? pacedLoad({
-          target: v.target,
-          path: bg.path ?? "/expensive",
-          method: bg.method,
-          rate: bg.rate,
-          seconds,
-          stampHeader: v.stampHeader,
-          label: `${v.key} ${bg.path ?? "/expensive"}`,
-        })
-      : Promise.resolve(null),
+    },
+    ...(bg
+      ? [
+          {
+            target: v.target,
+            path: bg.path ?? "/expensive",
+            method: bg.method,
+            rate: bg.rate,
+            seconds,
+            stampHeader: v.stampHeader,
+            label: `${v.key} ${bg.path ?? "/expensive"}`,
+          },
+        ]
+      : []),
   ]);
-  const cpu1 = pid === null ? null : readUsage(pid);
+  const cpu1 = app === null ? null : await readUsage(app, { threads: false });
   const answers = cheap.totalRequests + (background?.totalRequests ?? 0);
   const cpuPerRequestUs = cpu0 && cpu1 && answers ? ((cpu1.cpuMs - cpu0.cpuMs) * 1000) / answers : null;
   return { cheap, background, metrics: metrics ? await loopMetrics(v.target) : null, cpuPerRequestUs };
@@ -169,6 +174,8 @@ export interface ContentionRoundsOptions {
   seconds?: number;
   /** One discarded run of this length per variant first. Default settings().warmupSeconds; 0 for none. */
   warmupSeconds?: number;
+  /** Print the schedule's pace and the loads' commands under the cell, as it ends (load/report.ts). Default true. */
+  report?: boolean;
 }
 
 /**
@@ -191,13 +198,25 @@ export async function contentionRounds(
   );
   if (!Number.isInteger(rounds) || rounds < 1)
     throw badOption("contentionRounds", `rounds must be an integer >= 1, got ${rounds}`);
-  if (warmup > 0) for (const v of variants) await once(v, warmup, false);
+  // The loads run in a process of their own (load/pacer.ts), on the generator's core when the apps are pinned.
+  const pacer = await Pacer.start(variants.some((v) => typeof v.target !== "string" && v.target.cpus !== null));
   const runs = new Map<string, ContentionRun[]>(variants.map((v) => [v.key, []]));
-  for (let round = 0; round < rounds; round++) {
-    for (const v of roundOrder(variants, round)) runs.get(v.key)!.push(await once(v, seconds, true));
+  try {
+    if (warmup > 0) for (const v of variants) await once(pacer, v, warmup, false);
+    for (let round = 0; round < rounds; round++) {
+      for (const v of roundOrder(variants, round)) runs.get(v.key)!.push(await once(pacer, v, seconds, true));
+    }
+  } finally {
+    await pacer.stop();
   }
   const out: Record<string, ContentionResult> = {};
   for (const v of variants) out[v.key] = combine(v, seconds, runs.get(v.key)!);
+  if (opts.report !== false) {
+    const servers = Object.fromEntries(
+      variants.map((v) => [v.key, typeof v.target === "string" ? null : v.target.command]),
+    );
+    atCellEnd(pacedReport(Object.values(out), servers));
+  }
   return out;
 }
 
@@ -219,22 +238,21 @@ export interface GeneratorLag {
 }
 
 /**
- * How far behind its schedule the paced generator fell, over many contention results: the worst
- * run's p99 send lag. Every latency is counted from when a request was due, so this lag is part of
- * every latency reported; a p99 above the gap between two requests means the generator was saturated.
+ * How far behind its schedule the paced generator fell in the measured load (`cheap`) of many
+ * contention results: the worst run's p99 send lag. Every latency is counted from when a request was
+ * due, so this lag is part of every latency of that load; a p99 above the gap between two of its
+ * requests means the generator was saturated. The background load's lag is left out: it is not part
+ * of the measured latencies, and its few requests make its p99 a maximum.
  */
 export function generatorLag(results: Iterable<ContentionResult>): GeneratorLag {
   let out: GeneratorLag = { p99: 0, max: 0, worst: "-", loads: 0 };
-  for (const r of results) {
-    for (const t of [r.cheap, r.background]) {
-      if (!t) continue;
-      out = {
-        p99: Math.max(out.p99, t.sendLagMs.p99),
-        max: Math.max(out.max, t.sendLagMs.max),
-        worst: t.sendLagMs.p99 > out.p99 ? t.label : out.worst,
-        loads: out.loads + 1,
-      };
-    }
+  for (const { cheap: t } of results) {
+    out = {
+      p99: Math.max(out.p99, t.sendLagMs.p99),
+      max: Math.max(out.max, t.sendLagMs.max),
+      worst: t.sendLagMs.p99 > out.p99 ? t.label : out.worst,
+      loads: out.loads + 1,
+    };
   }
   return out;
 }

@@ -73,8 +73,8 @@ export interface StepFigures extends Outcome {
   p99Ms: Spread;
   /** Mean latency in ms over every answer of the measured runs. */
   meanLatencyMs: number;
-  /** Runs in which the load generator was saturated, of all. */
-  saturatedRuns: number;
+  /** Runs in which the load generator was saturated, of all; null where its CPU was not read (WORKBOOK_READINGS=none). */
+  saturatedRuns: number | null;
   runs: number;
 }
 
@@ -91,7 +91,7 @@ export function stepFigures(r: LoadResult | FreshLoadResult, label: string = r.l
     cpuPerRequestUs: r.cpuPerRequestUs,
     p99Ms: spread(runs.map((x) => x.latencyMs.p99)),
     meanLatencyMs: runs.reduce((a, x) => a + x.latencyMs.mean * x.latencyMs.count, 0) / answered,
-    saturatedRuns: runs.filter((x) => x.saturated).length,
+    saturatedRuns: runs.some((x) => x.saturated === null) ? null : runs.filter((x) => x.saturated).length,
     runs: runs.length,
     totalRequests: r.totalRequests,
     errors: r.errors,

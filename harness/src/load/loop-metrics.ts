@@ -43,6 +43,11 @@ export interface LoopMetricsSnapshot {
   elapsedMs: number;
   info: Record<string, unknown>;
   histogram: LoopMetricsHistogram;
+  /**
+   * CPU time since the app started or was reset, in ms: the whole process's (every thread) and its main
+   * thread's alone (null where Node cannot tell it: before 23.9). Absent from an older report.
+   */
+  cpu?: { processMs: number; mainThreadMs: number | null };
   series: LoopMetricsRow[];
   current: LoopMetricsRow;
 }
@@ -81,6 +86,8 @@ export interface BlockedStretch {
   to: number;
   /** Its length, in ms: the raw delay sample that ended it. */
   ms: number;
+  /** The real length of the row it ended (the tick was overdue too), in ms, against the series' nominal interval. */
+  intervalMs: number;
   /** The whole seconds [k, k+1) of that clock inside the stretch: a monitor counting samples second by second would read zero in each. */
   emptySeconds: number[];
 }
@@ -98,6 +105,7 @@ export function blockedStretches(snapshot: LoopMetricsSnapshot): BlockedStretch[
       const from = r.t - (r.delayMaxMs as number) / 1000;
       const emptySeconds: number[] = [];
       for (let k = Math.ceil(from); k + 1 <= r.t; k++) emptySeconds.push(k);
-      return { from: Math.round(from * 1000) / 1000, to: r.t, ms: r.delayMaxMs as number, emptySeconds };
+      const ms = r.delayMaxMs as number;
+      return { from: Math.round(from * 1000) / 1000, to: r.t, ms: ms, intervalMs: r.intervalMs, emptySeconds };
     });
 }

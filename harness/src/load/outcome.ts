@@ -1,6 +1,7 @@
 import * as hdr from "hdr-histogram-js";
-import { mergeCounts } from "../core/stats";
-import type { LatencySummary, Outcome } from "./types";
+import type { GeneratorName } from "../core/generator";
+import { mergeCounts, spread } from "../core/stats";
+import type { LatencySummary, LoadResult, Outcome, RunFigures } from "./types";
 
 /** The counts and the latency summary every kind of load shares, computed one way. */
 
@@ -66,4 +67,26 @@ export function latencySummary(valuesMs: readonly number[]): LatencySummary {
   const s = summarise(h);
   h.destroy();
   return s;
+}
+
+/**
+ * The load generator's figures over a load's runs: its CPU across them, and in how many it was
+ * saturated. All three are null when any run's generator CPU could not be read (WORKBOOK_READINGS=none):
+ * whether it kept up is then unknown, never "it did".
+ */
+export function generatorFigures(
+  name: GeneratorName,
+  report: string | null,
+  runs: readonly RunFigures[],
+): LoadResult["generator"] {
+  const cpu = runs.map((f) => f.generatorCpuPercent);
+  if (!cpu.every((c): c is number => c !== null))
+    return { name, report, cpuPercent: null, saturated: null, saturatedRuns: null };
+  return {
+    name,
+    report,
+    cpuPercent: spread(cpu),
+    saturated: runs.some((f) => f.saturated),
+    saturatedRuns: runs.filter((f) => f.saturated).length,
+  };
 }

@@ -1,11 +1,13 @@
 import { type ConformanceResult, checkRoutes, DEFAULT_CHECKS, type RouteCheck } from "../apps/conformance";
 import type { AppRef } from "../apps/registry";
 import { type AppHandle, type StartOptions, startApp } from "../apps/start";
+import { atCellEnd } from "../charts/display";
 import { assertUniqueKeys, type RoundOrder, roundOrder } from "../core/order";
 import { SATURATION_CPU_PERCENT, settings } from "../core/settings";
-import { median, pairedRatios, type Spread, spread } from "../core/stats";
+import { maxOrNull, median, pairedRatios, type Spread, spread } from "../core/stats";
 import { wrkThreads } from "./generator";
-import { sumOutcomes } from "./outcome";
+import { generatorFigures, sumOutcomes } from "./outcome";
+import { loadReport } from "./report";
 import { runLoad } from "./run";
 import type { LoadOptions, LoadResult } from "./types";
 
@@ -54,6 +56,8 @@ export interface InterleaveOptions {
   together?: boolean;
   /** Called after each complete round with every run so far; return true to stop there (an early stop, a time limit). */
   until?: (runs: ReadonlyMap<string, InterleavedRun>, round: number) => boolean;
+  /** Print every target's pace and command under the cell, as it ends (load/report.ts). Default true. */
+  report?: boolean;
 }
 
 /**
@@ -125,6 +129,7 @@ export async function interleavedLoads(
           repeats: 1,
           warmup: round === 0 ? t.load.warmup : 0,
           live: round === 0 && !opts.together ? t.load.live : false,
+          report: false,
         });
       } catch (err) {
         run.error = `round ${round + 1}: ${(err as Error).message}`;
@@ -151,6 +156,8 @@ export async function interleavedLoads(
     await Promise.all([...handles.values()].map((h) => h.stop()));
   }
   for (const run of runs.values()) run.load = run.rounds.length ? combineLoads(run.rounds) : null;
+  const loads = [...runs.values()].flatMap((r) => (r.load ? [r.load] : []));
+  if (opts.report !== false && loads.length) atCellEnd(loadReport(loads));
   return runs;
 }
 
@@ -163,14 +170,18 @@ export async function interleavedLoads(
  */
 function sharedSaturation(results: readonly LoadResult[]): Map<LoadResult, LoadResult> {
   const wrk = results.filter((r) => r.generator.name === "wrk");
-  const percent = wrk.reduce((sum, r) => sum + r.generator.cpuPercent.median, 0);
+  const cpu = wrk.map((r) => r.generator.cpuPercent?.median ?? null);
   const threads = wrk.length ? wrkThreads(wrk[0].connections) : 1;
-  const saturated = percent / threads >= SATURATION_CPU_PERCENT;
+  // A generator CPU not read (null) leaves saturation unknown, never "it kept up".
+  const saturated = cpu.every((c): c is number => c !== null)
+    ? cpu.reduce((sum, c) => sum + c, 0) / threads >= SATURATION_CPU_PERCENT
+    : null;
   return new Map(
     results.map((r) => {
       if (r.generator.name !== "wrk" || wrk.length < 2) return [r, r];
       const runs = r.runs.map((f) => ({ ...f, saturated }));
-      return [r, { ...r, runs, generator: { ...r.generator, saturated, saturatedRuns: saturated ? runs.length : 0 } }];
+      const saturatedRuns = saturated === null ? null : runs.filter((f) => f.saturated).length;
+      return [r, { ...r, runs, generator: { ...r.generator, saturated, saturatedRuns } }];
     }),
   );
 }
@@ -240,17 +251,11 @@ export function combineLoads(results: LoadResult[]): LoadResult {
         ? {
             cpuPercent: spread(runs.map((f) => f.serverCpuPercent ?? NaN)),
             rssStartMB: servers[0].rssStartMB,
-            rssPeakMB: Math.max(...servers.map((s) => s.rssPeakMB)),
-            threadsPeak: Math.max(...servers.map((s) => s.threadsPeak)),
+            rssPeakMB: maxOrNull(servers.map((s) => s.rssPeakMB)),
+            threadsPeak: maxOrNull(servers.map((s) => s.threadsPeak)),
           }
         : null,
-    generator: {
-      name: first.generator.name,
-      report: results[results.length - 1].generator.report,
-      cpuPercent: spread(runs.map((f) => f.generatorCpuPercent)),
-      saturated: runs.some((f) => f.saturated),
-      saturatedRuns: runs.filter((f) => f.saturated).length,
-    },
+    generator: generatorFigures(first.generator.name, results[results.length - 1].generator.report, runs),
     series,
   };
 }
@@ -260,9 +265,10 @@ export function combineLoads(results: LoadResult[]): LoadResult {
  *   - "measured": no round saturated the load generator: the req/s ratio measures both servers;
  *   - "lower bound": a's rounds saturated it (a's req/s is a floor), so a's true advantage is at least this;
  *   - "upper bound": b's did, so a's true advantage is at most this;
- *   - "both capped": both did: the req/s ratio measures the generator, not the servers.
+ *   - "both capped": both did: the req/s ratio measures the generator, not the servers;
+ *   - "unchecked": the generator's CPU was not read (WORKBOOK_READINGS=none), so whether it kept up is unknown.
  */
-export type RatioReading = "measured" | "lower bound" | "upper bound" | "both capped";
+export type RatioReading = "measured" | "lower bound" | "upper bound" | "both capped" | "unchecked";
 
 export interface Advantage {
   /** a's advantage by req/s (a / b) and by server CPU per request (b / a), round by round; null when not measured. */
@@ -279,9 +285,10 @@ export interface Advantage {
 
 /** How many times better `a` did than `b` in the same rounds, on the figure that measures the servers. */
 export function advantage(a: readonly LoadResult[], b: readonly LoadResult[]): Advantage {
-  const satA = a.filter((r) => r.generator.saturated).length;
-  const satB = b.filter((r) => r.generator.saturated).length;
-  let reading: RatioReading = "measured";
+  const satA = a.filter((r) => r.generator.saturated === true).length;
+  const satB = b.filter((r) => r.generator.saturated === true).length;
+  const unknown = [...a, ...b].some((r) => r.generator.saturated === null);
+  let reading: RatioReading = unknown ? "unchecked" : "measured";
   if (satA && satB) reading = "both capped";
   else if (satA) reading = "lower bound";
   else if (satB) reading = "upper bound";

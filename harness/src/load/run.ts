@@ -1,6 +1,7 @@
 import type * as hdr from "hdr-histogram-js";
 import type { AppHandle } from "../apps/start";
-import { generatorCpuMs, type ProcessUsage, processTree, readTreeUsage, readUsage } from "../apps/usage";
+import { generatorCpuMs, type Measured, type ProcessUsage, processTree, readTreeUsage } from "../apps/usage";
+import { atCellEnd } from "../charts/display";
 import { LiveChart } from "../charts/live";
 import type { SecondSample } from "../charts/per-second";
 import { badOption } from "../core/errors";
@@ -13,23 +14,31 @@ import { shellLine } from "../core/shell";
 import { median, spread } from "../core/stats";
 import { oneRun, outcomeOf, requestTimeoutSeconds } from "./autocannon";
 import { checkResult, checkWarmup, preflight } from "./checks";
-import { autocannonCommand, type GeneratorLoad, generatorFor } from "./generator";
-import { histogram, summarise, sumOutcomes } from "./outcome";
+import { autocannonCommand, type GeneratorLoad, generatorFor, wrkCommand } from "./generator";
+import { generatorFigures, histogram, summarise, sumOutcomes } from "./outcome";
+import { loadReport, stoppedLoadReport } from "./report";
 import type { LoadOptions, LoadResult, Outcome, RunFigures } from "./types";
 import { wrkHistogram, wrkOutcome, wrkRun } from "./wrk";
 
-/** The counters of one second: how many answers, and how much CPU the server and the generator used. */
+/** The counters of one second: how many answers, and how much CPU the server and the generator used (null: not read). */
 interface Second {
   requests: number;
   wallMs: number;
   serverCpuMs: number | null;
-  generatorCpuMs: number;
+  generatorCpuMs: number | null;
+  /**
+   * The wall time the CPU times were read over, when it is not `wallMs`: wrk's requests cover its own
+   * run, its CPU and the server's are read from its start to its exit, tens of ms more (a 1-s run read
+   * 104-109 % of one core that way).
+   */
+  cpuWallMs?: number;
 }
 
 /**
  * A run's figures over its steady seconds: all but the first, when there are three or more (wrk's
  * whole run comes as one stretch). The generator is saturated when it used SATURATION_CPU_PERCENT of
- * each of its `generatorThreads` (autocannon has one; wrk one per CPU it was given).
+ * each of its `generatorThreads` (autocannon has one; wrk one per CPU it was given); null when its CPU
+ * could not be read in every steady second.
  */
 export function steadyFigures(
   run: string,
@@ -42,68 +51,107 @@ export function steadyFigures(
   const wallMs = sum((s) => s.wallMs);
   const requests = sum((s) => s.requests);
   const server = steady.every((s) => s.serverCpuMs !== null) ? sum((s) => s.serverCpuMs!) : null;
-  const generatorCpuPercent = wallMs ? (sum((s) => s.generatorCpuMs) / wallMs) * 100 : 0;
+  const generator = steady.every((s) => s.generatorCpuMs !== null) ? sum((s) => s.generatorCpuMs!) : null;
+  const cpuWallMs = sum((s) => s.cpuWallMs ?? s.wallMs);
+  const generatorCpuPercent = generator === null || !cpuWallMs ? null : (generator / cpuWallMs) * 100;
   return {
     run,
     steadySeconds: Math.round(wallMs / 1000),
     reqPerSec: wallMs ? (requests * 1000) / wallMs : 0,
     cpuPerRequestUs: server === null || requests === 0 ? null : (server * 1000) / requests,
-    serverCpuPercent: server === null || !wallMs ? null : (server / wallMs) * 100,
+    serverCpuPercent: server === null || !cpuWallMs ? null : (server / cpuWallMs) * 100,
     generatorCpuPercent,
-    saturated: generatorCpuPercent / generatorThreads >= SATURATION_CPU_PERCENT,
+    saturated: generatorCpuPercent === null ? null : generatorCpuPercent / generatorThreads >= SATURATION_CPU_PERCENT,
     latencyMs: latency,
   };
 }
 
-/** Reads the server's and the generator's counters at the edges of each second. */
+interface Reading {
+  t: number;
+  server: ProcessUsage | null;
+  generator: number | null;
+}
+
+/** The difference of two readings of one counter, or null when either is missing. */
+const between = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : b - a);
+
+/**
+ * Reads the server's and the generator's counters at the edges of each second (apps/usage.ts: /proc,
+ * the app's probe or ps). The readings are async; each is taken after the one before it, in order.
+ */
 class SecondCounter {
-  private first: { t: number; server: ProcessUsage | null } | null = null;
-  private last: { t: number; server: ProcessUsage | null; generator: number } | null = null;
+  private first: Reading | null = null;
+  private last: Reading | null = null;
   /** The generator's CPU time, ms: this process's main thread (autocannon) or another process (wrk). */
   private generator: () => number | null = generatorCpuMs;
-  rssPeakMB = 0;
-  threadsPeak = 0;
+  rssPeakMB: number | null = null;
+  threadsPeak: number | null = null;
   /** The server's processes: the app and any it started (workers), found as each run starts. */
   private pids: number[] = [];
-  constructor(private readonly pid: number | null) {}
+  private queue: Promise<unknown> = Promise.resolve();
+  constructor(private readonly app: Measured | null) {}
 
-  private read() {
-    const server = this.pid === null ? null : readTreeUsage(this.pids);
-    if (server) {
-      this.rssPeakMB = Math.max(this.rssPeakMB, server.rssMB);
-      this.threadsPeak = Math.max(this.threadsPeak, server.threads);
-    }
-    return { t: performance.now(), server, generator: this.generator() ?? this.last?.generator ?? 0 };
+  /** `threads`: count the server's threads too (a `ps` with portable readings: at a run's edges only). */
+  private async read(threads: boolean): Promise<Reading> {
+    const t = performance.now();
+    const generator = this.generator();
+    const server = this.app === null ? null : await readTreeUsage(this.app, this.pids, { threads });
+    if (server?.rssMB != null) this.rssPeakMB = Math.max(this.rssPeakMB ?? 0, server.rssMB);
+    if (server?.threads != null) this.threadsPeak = Math.max(this.threadsPeak ?? 0, server.threads);
+    return { t, server, generator };
   }
 
-  /** A run begins; `generatorPid`: the generator's own process (wrk), or null for this one (autocannon). */
-  start(generatorPid: number | null = null): void {
-    this.generator = generatorPid === null ? generatorCpuMs : () => readUsage(generatorPid)?.cpuMs ?? null;
-    this.pids = this.pid === null ? [] : processTree(this.pid);
-    this.last = null;
-    this.last = this.read();
-    this.first = this.last;
+  /** `step` after every step queued before it. */
+  private enqueue<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(step);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * A run begins; `generator`: the generator's CPU time now, ms, as a function (wrk's process), or
+   * null for this process's main thread (autocannon).
+   */
+  start(generator: (() => number | null) | null = null): Promise<void> {
+    return this.enqueue(async () => {
+      this.generator = generator ?? generatorCpuMs;
+      this.pids = this.app === null ? [] : await processTree(this.app.pid);
+      this.last = await this.read(true);
+      this.first = this.last;
+    });
   }
 
   /** The second since the previous call (or start()). */
-  tick(requests: number): Second {
-    const now = this.read();
-    const prev = this.last ?? now;
-    this.last = now;
-    return {
-      requests,
-      wallMs: now.t - prev.t,
-      serverCpuMs: now.server && prev.server ? now.server.cpuMs - prev.server.cpuMs : null,
-      generatorCpuMs: now.generator - prev.generator,
-    };
+  tick(requests: number): Promise<Second> {
+    return this.enqueue(async () => {
+      const now = await this.read(false);
+      const prev = this.last ?? now;
+      this.last = now;
+      return {
+        requests,
+        wallMs: now.t - prev.t,
+        serverCpuMs: between(prev.server?.cpuMs, now.server?.cpuMs),
+        generatorCpuMs: between(prev.generator, now.generator),
+      };
+    });
   }
 
-  /** The server's CPU time since start(), ms (null without a process to read). */
-  serverCpuSinceStart(): number | null {
-    const now = this.read();
-    return now.server && this.first?.server ? now.server.cpuMs - this.first.server.cpuMs : null;
+  /** The server's CPU time since start(), ms (null without a process to read), and the wall time since, ms. */
+  serverCpuSinceStart(): Promise<{ cpuMs: number | null; wallMs: number }> {
+    return this.enqueue(async () => {
+      const now = await this.read(true);
+      return { cpuMs: between(this.first?.server?.cpuMs, now.server?.cpuMs), wallMs: now.t - (this.first?.t ?? now.t) };
+    });
+  }
+
+  /** Every reading queued so far has been taken. */
+  settled(): Promise<void> {
+    return this.enqueue(async () => {});
   }
 }
+
+/** A share of a second, % of one core; null when the CPU time was not read. */
+const percentOf = (cpuMs: number | null, wallMs: number) => (cpuMs === null ? null : (cpuMs / wallMs) * 100);
 
 /** What one run of either generator gives back. */
 interface Pass {
@@ -138,26 +186,30 @@ async function autocannonPass(c: PassContext): Promise<Pass> {
   const latency = histogram();
   const result = await oneRun(c.url, c.load, c.opts, c.load.seconds, c.app, {
     onStart: () => {
-      c.counter.start();
+      void c.counter.start();
       c.started();
     },
     onTick: (t) => {
-      const sec = c.counter.tick(t.requests);
-      perSecond.push(sec);
-      c.second(
-        {
-          second: t.second,
-          reqPerSec: t.requests,
-          latencyP50Ms: t.latency.getValueAtPercentile(50) / 1000,
-          latencyP99Ms: t.latency.getValueAtPercentile(99) / 1000,
-          serverCpuPercent: sec.serverCpuMs === null ? null : (sec.serverCpuMs / sec.wallMs) * 100,
-          generatorCpuPercent: (sec.generatorCpuMs / sec.wallMs) * 100,
-        },
-        sec,
-      );
+      const latencyP50Ms = t.latency.getValueAtPercentile(50) / 1000;
+      const latencyP99Ms = t.latency.getValueAtPercentile(99) / 1000;
+      void c.counter.tick(t.requests).then((sec) => {
+        perSecond.push(sec);
+        c.second(
+          {
+            second: t.second,
+            reqPerSec: t.requests,
+            latencyP50Ms,
+            latencyP99Ms,
+            serverCpuPercent: percentOf(sec.serverCpuMs, sec.wallMs),
+            generatorCpuPercent: percentOf(sec.generatorCpuMs, sec.wallMs),
+          },
+          sec,
+        );
+      });
     },
     onLatency: (us) => latency.recordValue(us),
   });
+  await c.counter.settled();
   return {
     outcome: outcomeOf(result),
     latency,
@@ -174,20 +226,20 @@ async function wrkPass(c: PassContext): Promise<Pass> {
     c.load,
     { pinned: c.pinned, statuses: (c.opts.allowStatuses ?? []).length > 0, app: c.app },
     {
-      onStart: (pid) => {
-        c.counter.start(pid);
+      onStart: async (cpuMs) => {
+        await c.counter.start(cpuMs);
         c.started();
       },
-      onTick: (t) => {
-        const sec = c.counter.tick(t.requests ?? 0);
+      onTick: async (t) => {
+        const sec = await c.counter.tick(t.requests ?? 0);
         c.second(
           {
             second: t.second,
             reqPerSec: t.requests,
             latencyP50Ms: null,
             latencyP99Ms: null,
-            serverCpuPercent: sec.serverCpuMs === null ? null : (sec.serverCpuMs / sec.wallMs) * 100,
-            generatorCpuPercent: (sec.generatorCpuMs / sec.wallMs) * 100,
+            serverCpuPercent: percentOf(sec.serverCpuMs, sec.wallMs),
+            generatorCpuPercent: percentOf(sec.generatorCpuMs, sec.wallMs),
           },
           sec,
         );
@@ -196,6 +248,7 @@ async function wrkPass(c: PassContext): Promise<Pass> {
   );
   const f = run.figures;
   const wallMs = f.durationUs / 1000;
+  const server = await c.counter.serverCpuSinceStart();
   return {
     outcome: wrkOutcome(f),
     latency: wrkHistogram(f),
@@ -205,8 +258,10 @@ async function wrkPass(c: PassContext): Promise<Pass> {
       {
         requests: f.requests,
         wallMs,
-        serverCpuMs: c.counter.serverCpuSinceStart(),
-        generatorCpuMs: run.cpuMs ?? 0,
+        serverCpuMs: server.cpuMs,
+        // null where wrk's CPU could not be read: never 0, which would call it never saturated.
+        generatorCpuMs: run.cpuMs,
+        cpuWallMs: server.wallMs,
       },
     ],
     command: run.command,
@@ -263,8 +318,11 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     `${label} · ${generator}`,
     (opts.live ?? true) && cfg.warmup + cfg.duration * cfg.repeats > 3,
   );
-  const counter = new SecondCounter(app?.pid ?? null);
-  const rssStartMB = app ? (readTreeUsage(processTree(app.pid))?.rssMB ?? NaN) : NaN;
+  const measured: Measured | null = app ? { pid: app.pid, channel: app.channel } : null;
+  const counter = new SecondCounter(measured);
+  const rssStartMB = measured
+    ? ((await readTreeUsage(measured, await processTree(measured.pid)))?.rssMB ?? null)
+    : null;
   const quota = limits().cpu;
   const throttledBefore = throttling(quota);
   const series: SecondSample[] = [];
@@ -304,6 +362,16 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     opts.onMeasured?.("end", performance.now());
   } catch (e) {
     live.close();
+    if (opts.report !== false) {
+      const statuses = (opts.allowStatuses ?? []).length > 0;
+      const wrk = wrkCommand(load(cfg.duration), pinned, statuses);
+      const command =
+        generator === "wrk" ? shellLine(wrk.argv, wrk.env) : shellLine(autocannonCommand(load(cfg.duration), pinned));
+      const kind = generator === "wrk" ? "ran" : "equivalent";
+      atCellEnd(
+        stoppedLoadReport(e as Error, { label, command, serverCommand: app?.command ?? null, commandKind: kind }),
+      );
+    }
     throw e;
   } finally {
     release();
@@ -329,6 +397,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     warmupSeconds: cfg.warmup,
     repeats: cfg.repeats,
     command: last.command,
+    commandKind: generator === "wrk" ? "ran" : "equivalent",
     serverCommand: app?.command ?? null,
     reqPerSec: spread(figures.map((f) => f.reqPerSec)),
     cpuPerRequestUs: cpu.every((c) => c !== null) ? spread(cpu as number[]) : null,
@@ -345,13 +414,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
             threadsPeak: counter.threadsPeak,
           }
         : null,
-    generator: {
-      name: generator,
-      report: last.report,
-      cpuPercent: spread(figures.map((f) => f.generatorCpuPercent)),
-      saturated: figures.some((f) => f.saturated),
-      saturatedRuns: figures.filter((f) => f.saturated).length,
-    },
+    generator: generatorFigures(generator, last.report, figures),
     throttled,
     pinning: {
       server: app?.cpus ?? null,
@@ -367,5 +430,6 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   };
   live.finish(series, `done: median ${Math.round(record.reqPerSec.median)} req/s over ${record.repeats} runs`);
   checkResult(record, allowed, opts.allowErrors ?? false, app);
+  if (opts.report !== false) atCellEnd(loadReport([record]));
   return record;
 }

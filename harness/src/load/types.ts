@@ -37,6 +37,11 @@ export interface LoadOptions {
   label?: string;
   /** Live chart while the test runs (only in a kernel, only when it lasts > 3 s). Default true. */
   live?: boolean;
+  /**
+   * Print, under the cell that ran it (in a kernel), what set the load's pace and the command that
+   * reproduces it (load/report.ts). Default true; false for a load the cell reports itself.
+   */
+  report?: boolean;
   /** Pin the load generator to its own core. Default: when the app is pinned (see pinning()). */
   pin?: boolean;
   /**
@@ -92,10 +97,10 @@ export interface RunFigures {
   cpuPerRequestUs: number | null;
   /** The server's CPU, % of one core; null without a process to read. */
   serverCpuPercent: number | null;
-  /** The load generator's CPU (autocannon: its main thread; wrk: every thread), % of one core. */
-  generatorCpuPercent: number;
-  /** The generator at or above SATURATION_CPU_PERCENT (of each of its threads): this run's req/s is its limit, not the server's. */
-  saturated: boolean;
+  /** The load generator's CPU (autocannon: its main thread; wrk: every thread), % of one core; null where it could not be read (WORKBOOK_READINGS=none). */
+  generatorCpuPercent: number | null;
+  /** The generator at or above SATURATION_CPU_PERCENT (of each of its threads): this run's req/s is its limit, not the server's. null: its CPU was not read, so unknown. */
+  saturated: boolean | null;
   latencyMs: LatencySummary;
 }
 
@@ -112,6 +117,8 @@ export interface LoadResult extends Outcome {
   repeats: number;
   /** The command line that reproduces a measured run, from the workbook's folder (wrk's, or autocannon's CLI). */
   command: string;
+  /** "ran": `command` is what ran (wrk, a process of its own); "equivalent": autocannon's CLI for the API call that ran in this process. */
+  commandKind: "ran" | "equivalent";
   /** How the server was started, from the workbook's folder (AppHandle.command); null for a URL target. */
   serverCommand: string | null;
   /** Requests per second over each run's steady seconds: median and range across the runs. What users feel, and a bound when the generator was saturated. */
@@ -124,15 +131,29 @@ export interface LoadResult extends Outcome {
   runs: RunFigures[];
   /** Bytes per second read (transfer/s: autocannon's count of response bytes, wrk's of everything read): the median of the runs. */
   bytesPerSec: number;
-  /** An app target's CPU (% of one core, across runs), RSS before the warm-up and at its peak, threads at their peak. */
-  server: { cpuPercent: Spread; rssStartMB: number; rssPeakMB: number; threadsPeak: number } | null;
-  /** The load generator: which, its own report (wrk's text, as a terminal shows it; null for autocannon), its CPU across runs and how many runs it was saturated in. */
+  /**
+   * An app target's CPU (% of one core, across runs), RSS before the warm-up and at its peak, threads
+   * at their peak (with portable readings, counted as each run starts). null for a URL target or where
+   * the server's CPU could not be read; each of the other three is null on its own where its source
+   * has none (e.g. threads with WORKBOOK_READINGS=portable and no ps).
+   */
+  server: {
+    cpuPercent: Spread;
+    rssStartMB: number | null;
+    rssPeakMB: number | null;
+    threadsPeak: number | null;
+  } | null;
+  /**
+   * The load generator: which, its own report (wrk's text, as a terminal shows it; null for
+   * autocannon), its CPU across runs and how many runs it was saturated in. The last three are null
+   * where its CPU could not be read (WORKBOOK_READINGS=none): saturation unknown, never 0.
+   */
   generator: {
     name: GeneratorName;
     report: string | null;
-    cpuPercent: Spread;
-    saturated: boolean;
-    saturatedRuns: number;
+    cpuPercent: Spread | null;
+    saturated: boolean | null;
+    saturatedRuns: number | null;
   };
   /** Periods the session's CPU quota held it back during the load (warm-up included), from cpu.stat; null without a quota. */
   throttled: Throttling | null;

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import type * as hdr from "hdr-histogram-js";
+import { signalGroup } from "../apps/process-group";
 import type { AppHandle } from "../apps/start";
-import { clockTickMs } from "../apps/usage";
 import { LoadTestError } from "../core/errors";
 import { repoRoot } from "../core/paths";
 import { shellLine } from "../core/shell";
@@ -10,6 +10,7 @@ import { diedUnderLoad } from "./checks";
 import { type GeneratorLoad, wrkCommand } from "./generator";
 import { histogram, WRK_BAD, WRK_OK } from "./outcome";
 import type { Outcome } from "./types";
+import { splitTimes, wrkCpuMs, wrkCpuNow, wrkSpawnArgv } from "./wrk-cpu";
 
 /** One wrk run: a process of its own, pinned to the generator's CPU, read back from its Lua reporter. */
 
@@ -78,17 +79,17 @@ export function wrkHistogram(f: WrkFigures): hdr.Histogram {
 }
 
 export interface WrkRunHooks {
-  /** wrk has been spawned (its connections are opening): read the counters here. */
-  onStart(pid: number): void;
+  /** wrk has been spawned (its connections are opening): read the counters here. `cpuMs`: wrk's CPU time now (null where it cannot be read each second: load/wrk-cpu.ts). */
+  onStart(cpuMs: () => number | null): void | Promise<void>;
   /** Each second of the run: requests the app received in it, counted by its probe (null without one). */
-  onTick(t: { second: number; requests: number | null }): void;
+  onTick(t: { second: number; requests: number | null }): void | Promise<void>;
 }
 
 export interface WrkRun {
   figures: WrkFigures;
   /** wrk's own report, as a terminal shows it. */
   report: string;
-  /** wrk's CPU time over the run, ms (null where it cannot be read). */
+  /** wrk's CPU time over the run, ms: from /proc or the shell's `times` (load/wrk-cpu.ts); null where it cannot be read, never 0. */
   cpuMs: number | null;
   command: string;
   threads: number;
@@ -108,7 +109,14 @@ export async function wrkRun(
   const command = shellLine(argv, env);
   const probe = opts.app?.channel ?? null;
   const counting = probe ? await probe.request<{ served: number }>("count-start", {}, 5000).catch(() => null) : null;
-  const child = spawn(argv[0], argv.slice(1), { cwd: repoRoot, env: { ...process.env, ...env }, stdio: "pipe" });
+  const spawned = wrkSpawnArgv(argv);
+  // A group of its own: under `sh -c` (portable readings) stopping wrk means stopping the shell's child too.
+  const child = spawn(spawned[0], spawned.slice(1), {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: "pipe",
+    detached: true,
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => {
@@ -125,7 +133,7 @@ export async function wrkRun(
   }).finally(() => {
     finished = true;
   });
-  if (child.pid !== undefined) hooks.onStart(child.pid);
+  if (child.pid !== undefined) await hooks.onStart(wrkCpuNow(child.pid));
   const ticking = (async () => {
     let last = counting?.served ?? 0;
     for (let second = 1; second <= load.seconds; second++) {
@@ -133,13 +141,13 @@ export async function wrkRun(
       if (finished) return;
       const now =
         probe && counting ? await probe.request<{ served: number }>("count", {}, 2000).catch(() => null) : null;
-      hooks.onTick({ second, requests: now ? now.served - last : null });
+      await hooks.onTick({ second, requests: now ? now.served - last : null });
       if (now) last = now.served;
     }
   })();
   const died = opts.app
     ? opts.app.exited.then((info) => {
-        child.kill("SIGKILL");
+        if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
         return diedUnderLoad(opts.app!, info);
       })
     : new Promise<never>(() => {});
@@ -151,8 +159,7 @@ export async function wrkRun(
     const why = outcome.error ? outcome.error.message : `exited with code ${outcome.code}`;
     throw new LoadTestError("WB_LOAD", `wrk failed (${why}): ${command}`, { stdout, stderr });
   }
-  const { figures, report } = parseWrk(stdout);
-  const tick = clockTickMs();
-  const cpuMs = figures.cpuTicks === null || tick === null ? null : figures.cpuTicks * tick;
-  return { figures, report, cpuMs, command, threads };
+  const times = splitTimes(stdout);
+  const { figures, report } = parseWrk(times.stdout);
+  return { figures, report, cpuMs: wrkCpuMs(figures.cpuTicks, times.cpuMs), command, threads };
 }

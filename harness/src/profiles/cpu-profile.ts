@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type AppRef, resolveApp } from "../apps/registry";
+import { exitText } from "../apps/spawn";
 import { type StartOptions, startApp } from "../apps/start";
 import type { FlameData } from "../charts/flame-chart";
 import { badOption, WorkbookError } from "../core/errors";
@@ -93,16 +94,12 @@ export async function cpuProfile(ref: AppRef, opts: CpuProfileOptions = {}): Pro
     const files = fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
     if (files.length === 0) {
       const exit = app.exitInfo();
-      throw new WorkbookError(
-        "WB_NO_REPORT",
-        `no CPU profile was written for "${name}" (exit code ${exit?.code}, signal ${exit?.signal})`,
-        {
-          app: name,
-          stdout: app.stdout(),
-          stderr: app.stderr(),
-          hint: "V8 writes the profile when the process exits on its own: an app whose SIGINT handler never calls process.exit, or that is killed, writes none",
-        },
-      );
+      throw new WorkbookError("WB_NO_REPORT", `no CPU profile was written for "${name}" (it ${exitText(exit)})`, {
+        app: name,
+        stdout: app.stdout(),
+        stderr: app.stderr(),
+        hint: "V8 writes the profile when the process exits on its own: an app whose SIGINT handler never calls process.exit, or that is killed, writes none",
+      });
     }
     const file = path.join(dir, files[0]);
     const profile = JSON.parse(fs.readFileSync(file, "utf8")) as V8CpuProfile;

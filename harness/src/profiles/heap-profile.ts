@@ -38,6 +38,8 @@ export interface HeapProfileResult {
    * instead, so start-up is left out and, with `includeCollected`, what the GC collected is kept.
    */
   command: string;
+  /** The command is an equivalent of what the harness did, not what ran. */
+  commandKind: "equivalent";
   profile: V8HeapProfile;
   /** Widths are bytes allocated: draw it with flameChart. */
   flame: FlameData;
@@ -81,7 +83,7 @@ export async function heapProfile(ref: AppRef, opts: HeapProfileOptions = {}): P
           `--heap-prof-dir=${path.relative(repoRoot, dir)}`,
           `--heap-prof-interval=${opts.intervalBytes ?? 32768}`,
         ]);
-        return { app: app.name, file, command, profile, flame: heapFlame(profile), load };
+        return { app: app.name, file, command, commandKind: "equivalent", profile, flame: heapFlame(profile), load };
       } finally {
         done();
       }

@@ -155,6 +155,8 @@ export interface HeapSnapshotsResult extends HeapDiff {
    * The harness asks its probe for them instead (v8.writeHeapSnapshot), at known seconds.
    */
   command: string;
+  /** The command is an equivalent of what the harness did, not what ran. */
+  commandKind: "equivalent";
   load: LoadResult;
 }
 
@@ -190,7 +192,7 @@ export async function heapSnapshots(ref: AppRef, opts: HeapSnapshotsOptions): Pr
           withNodeFlags(app.command, ["--heapsnapshot-signal=SIGUSR2"]),
           `kill -USR2 <its pid>   # ${at[0]} s into the load, and again at ${at[1]} s`,
         ].join("\n");
-        return { app: app.name, files, command, load, ...(JSON.parse(stdout) as HeapDiff) };
+        return { app: app.name, files, command, commandKind: "equivalent", load, ...(JSON.parse(stdout) as HeapDiff) };
       } finally {
         done();
       }

@@ -1,39 +1,77 @@
 import { fmt, plural, times } from "../core/format";
+import { notMeasured } from "../core/readings";
+import { saveResults } from "../core/results";
+import { settings } from "../core/settings";
+import { type MeasuredSpread, measuredSpread } from "../core/spreads";
 import type { Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
 import { ratioText } from "./describe";
 
+/** One requirement as the checks cell judged it: what make spreads collects from every run. */
+export interface CheckRecord {
+  name: string;
+  kind: "expect" | "atLeast" | "below" | "clean";
+  /** The figure compared (the median of a Spread); null for a plain expectation or one that could not be measured. */
+  value: number | null;
+  limit: number | null;
+  unit: string;
+  passed: boolean;
+}
+
 /**
  * The last cell of a notebook: what must hold of any run, checked in one place. Each requirement is
  * one sentence that says what was required and what was measured, printed as "ok" or "FAILED";
- * done() throws when any failed, so CI fails with the whole list.
+ * done() throws when any failed, so CI fails with the whole list. Given the notebook's name, a figure
+ * checked against a threshold is printed with the spread the threshold was set from (core/spreads.ts:
+ * the values repeated runs of the notebook measured, in this profile), and marked when this run falls
+ * outside it; done() then keeps every check's figure in results/<notebook>.checks.json for make spreads.
+ * A check whose figure this platform cannot measure (a null reading: core/readings.ts) is "skipped",
+ * with the reason: neither passed nor failed, and counted in the summary line done() prints last.
  */
 export class Checklist {
   readonly passed: string[] = [];
   readonly failed: string[] = [];
+  readonly records: CheckRecord[] = [];
+  /** "what: skipped: not measured on this platform (why)", one per skipped check. */
+  readonly skipped: string[] = [];
 
-  /** One requirement: `ok`, and the sentence for it (the threshold and the measured value). */
-  expect(ok: boolean, what: string): this {
-    (ok ? this.passed : this.failed).push(what);
+  constructor(readonly notebook: string | null = null) {}
+
+  /** One requirement: `ok`, and the sentence for it (what was required and what was measured). `ok` null: skipped, not measured. */
+  expect(ok: boolean | null, what: string): this {
+    if (ok === null) return this.skip(what);
+    return this.add({ name: what, kind: "expect", value: null, limit: null, unit: "", passed: ok }, what);
+  }
+
+  /**
+   * A check that cannot be measured here: skipped, never passed or failed. `reason` OPTIONAL, default
+   * "not measured on this platform (why)", from the readings in force.
+   */
+  skip(what: string, reason: string = notMeasured()): this {
+    this.skipped.push(`${what}: skipped: ${reason}`);
     return this;
   }
 
   /**
    * A ratio (a number, or a Spread whose median counts) of at least `limit`: "what: 1.52x (median of 5
-   * rounds, ...), at least 1.2x". `measured` OPTIONAL: the spread the threshold was set from, printed
-   * beside it ("at least 1.2x; set from 1.27-1.62x measured").
+   * rounds, ...), at least 1.2x". A null value (not measured on this platform) is skipped; NaN (measured,
+   * but no figure came out) fails.
    */
-  atLeast(what: string, value: number | Spread, limit: number, measured?: string): this {
+  atLeast(what: string, value: number | Spread | null, limit: number): this {
+    if (value === null) return this.skip(what);
     const v = typeof value === "number" ? value : value.median;
     const shown = typeof value === "number" ? times(value) : ratioText(value);
-    return this.expect(v >= limit, `${what}: ${shown}, at least ${limit}x${setFrom(measured)}`);
+    const record: CheckRecord = { name: what, kind: "atLeast", value: v, limit, unit: "x", passed: v >= limit };
+    return this.add(record, `${what}: ${shown}, at least ${limit}x${this.spreadNote(record)}`);
   }
 
-  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms"; `measured` as for atLeast. */
-  below(what: string, value: number, limit: number, unit = "", measured?: string): this {
+  /** A figure below `limit`, in `unit`: "what: 25.0 ms, below 50 ms"; a null value as for atLeast. */
+  below(what: string, value: number | null, limit: number, unit = ""): this {
+    if (value === null) return this.skip(what);
     const u = unit ? ` ${unit}` : "";
-    return this.expect(value < limit, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}${setFrom(measured)}`);
+    const record: CheckRecord = { name: what, kind: "below", value, limit, unit, passed: value < limit };
+    return this.add(record, `${what}: ${fmt(value)}${u}, below ${fmt(limit)}${u}${this.spreadNote(record)}`);
   }
 
   /** Every load answered without errors or timeouts, and with 2xx (or an allowed status) only; no loads at all fails. */
@@ -44,22 +82,59 @@ export class Checklist {
       const found = outcomeProblems(l, new Set(allowed));
       return found.length ? [`${l.label}: ${found.join("; ")}`] : [];
     });
+    const name = `${plural(all.length, "load")} answered without errors, timeouts or unexpected statuses`;
+    this.records.push({ name, kind: "clean", value: null, limit: null, unit: "", passed: bad.length === 0 });
     if (bad.length) this.failed.push(...bad);
-    else this.passed.push(`${plural(all.length, "load")} answered without errors, timeouts or unexpected statuses`);
+    else this.passed.push(name);
     return this;
   }
 
-  /** Print every requirement; throw, naming the failed ones, when any failed. */
+  /**
+   * Print every requirement, then the counts ("12 ok, 2 skipped, 0 failed"); keep the figures
+   * (results/<notebook>.checks.json); throw, naming the failed ones, when any failed.
+   */
   done(): void {
-    const lines = [...this.passed.map((p) => `ok      ${p}`), ...this.failed.map((f) => `FAILED  ${f}`)];
+    const lines = [
+      ...this.passed.map((p) => `ok      ${p}`),
+      ...this.skipped.map((s) => `skipped ${s}`),
+      ...this.failed.map((f) => `FAILED  ${f}`),
+      `${this.passed.length} ok, ${this.skipped.length} skipped, ${this.failed.length} failed`,
+    ];
     console.log(lines.join("\n"));
+    if (this.notebook) saveResults(`${this.notebook}.checks`, { profile: settings().name, checks: this.records });
     if (this.failed.length) throw new Error(`${this.failed.length} check(s) failed:\n${this.failed.join("\n")}`);
+  }
+
+  private add(record: CheckRecord, line: string): this {
+    this.records.push(record);
+    (record.passed ? this.passed : this.failed).push(line);
+    return this;
+  }
+
+  /** "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and whether this run fell outside it. */
+  private spreadNote(r: CheckRecord): string {
+    if (!this.notebook) return "";
+    const profile = settings().name;
+    const s = measuredSpread(this.notebook, r.name, profile);
+    if (!s || s.quiet.length + s.busy.length === 0)
+      return `; no measured spread for the ${profile} profile yet (make spreads)`;
+    const text = spreadText(s, profile, (v) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`));
+    const all = [...s.quiet, ...s.busy];
+    const outside = r.value === null || r.value < Math.min(...all) || r.value > Math.max(...all);
+    return `; measured ${text}${outside ? ": this run is outside the measured spread" : ""}`;
   }
 }
 
-/** "; set from 1.27-1.62x measured" after a threshold, or nothing. */
-const setFrom = (measured?: string) => (measured ? `; set from ${measured} measured` : "");
+/** "1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)"; "2.5x in one quick run (quiet)". */
+export function spreadText(s: MeasuredSpread, profile: string, show: (v: number) => string): string {
+  const all = [...s.quiet, ...s.busy];
+  const [lo, hi] = [Math.min(...all), Math.max(...all)];
+  const how = `${s.quiet.length} quiet, ${s.busy.length} busy`;
+  if (all.length === 1) return `${show(lo)} in one ${profile} run (${s.quiet.length ? "quiet" : "busy"})`;
+  return `${show(lo)}–${show(hi)} in ${all.length} ${profile} runs (${how})`;
+}
 
-export function checklist(): Checklist {
-  return new Checklist();
+/** The checks of a notebook (named, to print each threshold's measured spread and keep the figures), or of anything else. */
+export function checklist(notebook?: string): Checklist {
+  return new Checklist(notebook ?? null);
 }

@@ -35,7 +35,8 @@ export function codeExcerpt(file: string, from: string | number = 1, to?: number
     .slice(start, end + 1)
     .join("\n")
     .replace(/\s+$/, "");
-  return `\`apps/${file}\`, lines ${start + 1}–${end + 1}:\n\n\`\`\`${lang(file)}\n${body}\n\`\`\``;
+  const where = start === end ? `line ${start + 1}` : `lines ${start + 1}–${end + 1}`;
+  return `\`apps/${file}\`, ${where}:\n\n\`\`\`${lang(file)}\n${body}\n\`\`\``;
 }
 
 export function showCode(file: string, from?: string | number, to?: number): void {

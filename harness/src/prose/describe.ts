@@ -2,10 +2,13 @@ import path from "node:path";
 import { fmt, pct, plural, times } from "../core/format";
 import { repoRoot } from "../core/paths";
 import type { Throttling } from "../core/quota";
+import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import { medianInterval, type Spread } from "../core/stats";
 import type { Advantage, RatioReading } from "../load/rounds";
 import type { LoadResult } from "../load/types";
+
+export { commandText } from "../load/report";
 
 /**
  * Sentences that depend on the run, written once and tested (tests/unit/prose.test.js), so that a
@@ -42,6 +45,8 @@ const READINGS: Record<RatioReading, string> = {
     "the load generator was saturated in the second one's rounds, so its req/s is a floor and the req/s ratio an upper bound",
   "both capped":
     "the load generator was saturated in both servers' rounds, so the req/s ratio measures the generator, not the servers",
+  unchecked:
+    "the load generator's CPU was not measured on this platform, so whether it kept up is unknown and the req/s ratio may be the generator's",
 };
 
 /** What a req/s ratio is worth, given where the generator was saturated: one clause. */
@@ -87,6 +92,8 @@ export function throttledText(t: Throttling): string {
 
 function generatorText(r: Pick<LoadResult, "generator" | "runs">): string {
   const { saturatedRuns, cpuPercent, name } = r.generator;
+  if (cpuPercent === null || saturatedRuns === null)
+    return `The load generator's CPU was ${notMeasured()}: whether it kept up is unknown, so the req/s may be its limit rather than the server's.`;
   const n = r.runs.length;
   const use =
     name === "wrk"
@@ -106,30 +113,6 @@ export function durationText(seconds: number): string {
   return `about ${Math.round(seconds / 60)} min`;
 }
 
-/**
- * What just ran, as command lines to paste into a terminal from the workbook's folder: one fenced
- * block, one line per load, each under a comment with its label when there are several. E.g.
- * "taskset -c 0 wrk -t1 -c100 -d5s --latency ... http://127.0.0.1:41235/json". A load that says how
- * its server was started (`serverCommand`) gets that line first, so that the block reproduces both.
- */
-export function commandText(
-  ...loads: readonly { label: string; command: string; serverCommand?: string | null }[]
-): string {
-  const servers = loads.some((l) => l.serverCommand);
-  const lines = loads.flatMap((l) => {
-    const name = loads.length > 1 ? `${l.label}: ` : "";
-    if (!servers) return loads.length > 1 ? [`# ${l.label}`, l.command] : [l.command];
-    return [
-      ...(l.serverCommand ? [`# ${name}the server`, l.serverCommand] : []),
-      `# ${name}the load${l.serverCommand ? ", from a second terminal" : ""}`,
-      l.command,
-    ];
-  });
-  const what = loads.length > 1 ? "The commands that ran" : "The command that ran";
-  const when = servers ? "" : ", while the server runs";
-  return `${what} (from the workbook's folder${when}):\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``;
-}
-
 /** How to open each kind of file a profile writes. */
 const OPENS_IN: Record<string, string> = {
   ".cpuprofile":
@@ -147,6 +130,8 @@ const OPENS_IN: Record<string, string> = {
  */
 export function toolText(r: {
   command: string;
+  /** "equivalent": the command does by hand what the harness did another way (a snapshot its probe took). Default "ran". */
+  commandKind?: "ran" | "equivalent";
   file?: string;
   files?: readonly (string | null)[];
   load?: { label: string; command: string };
@@ -161,6 +146,7 @@ export function toolText(r: {
     ...(written.length
       ? [`${files.length > 1 ? "The files it wrote" : "The file it wrote"}:`, "", ...written, ""]
       : []),
-    `What ran, from the workbook's folder:\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``,
+    `${r.commandKind === "equivalent" ? "The same from the command line" : "What ran"}, from the workbook's folder:` +
+      `\n\n\`\`\`sh\n${lines.join("\n")}\n\`\`\``,
   ].join("\n");
 }

@@ -1,8 +1,12 @@
 import type { Cell } from "../charts/tables";
 import { fmt } from "../core/format";
+import { paceOf } from "../load/report";
 import type { LoadResult } from "../load/types";
 
 /** Compact rows for markdownTable(): the figures a load test is read by, one row per run or per load. */
+
+/** A run's saturation as a table says it (null: the generator's CPU was not read). */
+const SATURATED = { true: "yes", false: "no", null: "not measured" };
 
 /** One row per measured run: req/s, latency, the server's CPU time per request, both processes' CPU, saturation. */
 export function runRows(r: LoadResult): Record<string, Cell>[] {
@@ -16,7 +20,7 @@ export function runRows(r: LoadResult): Record<string, Cell>[] {
     "server µs/request": f.cpuPerRequestUs,
     "server CPU %": f.serverCpuPercent,
     [`${r.generator.name} CPU %`]: f.generatorCpuPercent,
-    "generator saturated": f.saturated ? "yes" : "no",
+    "generator saturated": SATURATED[String(f.saturated) as keyof typeof SATURATED],
   }));
 }
 
@@ -37,7 +41,12 @@ export function loadRow(label: string, r: LoadResult): Record<string, Cell> {
     "p75 ms": r.latencyMs.p75,
     "p90 ms": r.latencyMs.p90,
     "p99 ms": r.latencyMs.p99,
-    "generator saturated": `${r.generator.saturatedRuns} of ${r.runs.length} runs (${r.generator.name})`,
+    "generator saturated":
+      r.generator.saturatedRuns === null
+        ? `not measured (${r.generator.name})`
+        : `${r.generator.saturatedRuns} of ${r.runs.length} runs (${r.generator.name})`,
+    // What set the pace (load/report.ts): the generator, the server, the round trip or a fixed rate.
+    "set the pace": paceOf(r),
     // Under a CPU quota (JupyterHub, Binder, a container), the periods it held the session back.
     ...(r.throttled ? { "throttled periods": `${r.throttled.throttled} of ${r.throttled.periods}` } : {}),
   };

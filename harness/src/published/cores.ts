@@ -8,9 +8,11 @@ const swift = (name: string) => publishedSwiftNode.servers.find((r) => r.server 
 
 /**
  * The studies that turn on how many threads serve the requests (notebook 07): what each server ran
- * its requests on, and its published req/s where the study gave one. Only the Elysia-vs-Encore post
- * names its machine's CPU, and none says how many cores the server had (the load generator ran
- * beside it), so no published figure can be divided per core: `perCore` says so rather than guess.
+ * its requests on, and its published req/s where the study gave one, with its machine and where its
+ * load generator ran, as each study states them. Only the Elysia-vs-Encore post names its machine's
+ * CPU (the Swift study names a 2012 Mac mini, a model sold with two or four cores), and none says how
+ * many cores its server had, so no published figure can be divided per core: `perCore` says so
+ * rather than guess.
  */
 export interface PublishedThreadingRow {
   study: string;
@@ -21,51 +23,66 @@ export interface PublishedThreadingRow {
   reqPerSec: number | null;
   /** The machine it ran on, as the study gives it. */
   machine: string;
+  /** Where the load generator ran, as the study states it. */
+  generatorRan: string;
+  /** True: on the machine it measured; false: on another; null: the study does not say. */
+  generatorOnServer: boolean | null;
   /** The cores the server had; null: not published. */
   cores: number | null;
 }
 
 const ELYSIA_MACHINE = publishedElysiaEncore.machine.split(";")[0]; // the machine, without the versions
+const ELYSIA = {
+  study: `Elysia vs Encore 2025 (oha -c ${publishedElysiaEncore.connections}, bare GET /hello)`,
+  machine: ELYSIA_MACHINE,
+  generatorRan: publishedElysiaEncore.generatorRan,
+  generatorOnServer: true,
+};
+const SWIFT_ROUTES = publishedSwiftNode.tests.find((t) => t.kind === "routes")!;
+const OSGOOD = {
+  study: `Osgood 0.2, 2019 (${publishedOsgood.command})`,
+  machine: publishedOsgood.machine,
+  generatorRan: publishedOsgood.generatorRan,
+  generatorOnServer: true,
+};
 
 export const publishedThreading: readonly PublishedThreadingRow[] = [
   {
-    study: "Elysia vs Encore 2025 (oha -c 450, bare GET /hello)",
+    ...ELYSIA,
     server: "Elysia on Bun",
     threads: "JavaScript on one thread, in one process",
     reqPerSec: bare("Elysia"),
-    machine: ELYSIA_MACHINE,
     cores: null,
   },
   {
-    study: "Elysia vs Encore 2025 (oha -c 450, bare GET /hello)",
+    ...ELYSIA,
     server: "Encore.ts",
     threads: "HTTP handled by a multi-threaded Rust runtime; the handlers' JavaScript in Node",
     reqPerSec: bare("Encore.ts"),
-    machine: ELYSIA_MACHINE,
     cores: null,
   },
   ...["Perfect", "Zewo"].map((name) => ({
-    study: `${publishedSwiftNode.title} (${publishedSwiftNode.loads.map((l) => l.command).join(", ")})`,
+    study: `${publishedSwiftNode.title} (${SWIFT_ROUTES.loads[0].command.split(" http")[0]}, /blog and /json)`,
     server: name,
     threads: swift(name),
     reqPerSec: null,
-    machine: "not given in the workbook's sources",
+    machine: publishedSwiftNode.machine,
+    generatorRan: SWIFT_ROUTES.generatorRan!,
+    generatorOnServer: SWIFT_ROUTES.generatorOnServer,
     cores: null,
   })),
   {
-    study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
+    ...OSGOOD,
     server: "Osgood",
     threads: "JavaScript in V8 isolates inside a Rust server; its req/s rose with the connections",
     reqPerSec: osgood("Osgood 0.2"),
-    machine: "not given",
     cores: null,
   },
   {
-    study: "Osgood 0.2, 2019 (wrk -c10, hello world)",
+    ...OSGOOD,
     server: "Node 12.7",
     threads: "JavaScript on one thread, in one process",
     reqPerSec: osgood("Node 12.7"),
-    machine: "not given",
     cores: null,
   },
 ];

@@ -18,17 +18,46 @@ export interface EtagPublishedRow {
   meanLatencyMs: number;
 }
 
+/** One target of the article's cost argument: a gain over the starting point, or a rate to reach. */
+export interface EtagTarget {
+  /** "times": `value` times the starting req/s; "reqPerSec": `value` req/s. */
+  kind: "times" | "reqPerSec";
+  value: number;
+  /** As the article puts it. */
+  text: string;
+}
+
+/** What clinic doctor counted in the article's run, and what each handle was. */
+export interface EtagHandles {
+  activeHandles: number;
+  /** The parts that add up to `activeHandles`. */
+  parts: { what: string; count: number }[];
+  /** Why doctor's CPU read above 100 %. */
+  cpuNote: string;
+}
+
 export interface EtagPublished {
   source: string;
   url: string;
   runtime: string;
+  /** The machine, as far as the article names it. */
   machine: string;
+  /** Where autocannon ran, as the article states it. */
+  generatorRan: string;
   /** How each figure was taken. */
   method: string;
   /** Seconds of the one measured autocannon run behind each figure, and of warm-up before it. */
   runSeconds: number;
   warmupSeconds: number;
   rows: readonly EtagPublishedRow[];
+  /** The article's argument from cost: find the work that gives most of the gain, and set a target first. */
+  cost: { rule: string; targets: EtagTarget[] };
+  /** Fastify over restify on the article's setup: "about 17 % faster". */
+  fastifyOverRestify: number;
+  /** The logger the article recommends. */
+  logger: string;
+  /** clinic doctor's count of active handles on the slow server, under 100 connections. */
+  doctor: EtagHandles;
 }
 
 export const publishedEtag: EtagPublished = {
@@ -37,6 +66,7 @@ export const publishedEtag: EtagPublished = {
   url: "https://www.smashingmagazine.com/2018/06/nodejs-tools-techniques-performance-servers/",
   runtime: "Node 8, restify 7.1",
   machine: "a 2018 laptop",
+  generatorRan: "not stated",
   method: "one 10 s autocannon run per step, no warm-up, no repeats",
   runSeconds: 10,
   warmupSeconds: 0,
@@ -51,6 +81,26 @@ export const publishedEtag: EtagPublished = {
       meanLatencyMs: 0.64,
     },
   ],
+  cost: {
+    rule: "find the 20 % of the work that gives 80 % of the gain",
+    targets: [
+      { kind: "times", value: 10, text: "10x" },
+      { kind: "reqPerSec", value: 4_000, text: "4,000 req/s" },
+      { kind: "times", value: 2, text: "2x when the servers cost twice the budget" },
+    ],
+  },
+  fastifyOverRestify: 1.17,
+  logger: "pino",
+  doctor: {
+    activeHandles: 103,
+    parts: [
+      { what: "connections", count: 100 },
+      { what: "stdout", count: 1 },
+      { what: "stderr", count: 1 },
+      { what: "the server", count: 1 },
+    ],
+    cpuNote: "V8's garbage-collection threads, which run beside the main thread",
+  },
 };
 
 export function publishedEtagRow(step: EtagStep): EtagPublishedRow {

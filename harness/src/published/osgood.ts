@@ -1,32 +1,96 @@
 /**
- * The Osgood post (Intrinsic, 2019): "Hello, World!" at 10 connections with wrk, before and after
- * the version 0.2 optimisations notebook 05 measures one by one, beside Node 12.7 on the same
- * machine. Figures as published; the machine and its cores are not given.
+ * The Osgood 0.2 post (Thomas Hunter II, Intrinsic, 2019): "Hello, World!" under wrk at 10
+ * connections, Osgood 0.1.0 and 0.2.1 beside Node 12.7.0, with wrk's own output printed for each run.
+ * Every figure as wrk printed it (µs written as ms here: 140.86 µs is 0.14086 ms); the machine is not
+ * given, and the command loads localhost, so wrk ran on the machine it measured.
  */
+
+/** wrk's "Latency" line: Avg, Stdev, Max, +/- Stdev. wrk 4 prints it after its correction (stats_correct). */
+export interface WrkLatency {
+  meanMs: number;
+  stdevMs: number;
+  maxMs: number;
+  /** "+/- Stdev": the share of requests within one standard deviation of the mean, %. */
+  withinStdevPct: number;
+}
+
+/** wrk's "Req/Sec" line: requests per second of each of its threads, Avg, Stdev, Max. */
+export interface WrkPerThread {
+  mean: number;
+  stdev: number;
+  max: number;
+}
+
 export interface PublishedHelloRow {
+  /** As a table shows the row. */
   label: string;
+  /** The version as the post's comment on the command names it. */
+  version: string;
+  /** wrk's "Requests/sec" line. */
   reqPerSec: number;
-  /** wrk's latency standard deviation, ms; null where the post gives none. */
-  stdevMs: number | null;
+  latency: WrkLatency;
+  perThread: WrkPerThread;
 }
 
 export interface PublishedHelloTable {
   title: string;
   source: string;
+  url: string;
+  /** The command every row ran, as the post prints it. */
   command: string;
+  /** wrk as it announced itself. */
+  generator: string;
   connections: number;
+  /** wrk's default: the command sets no -t, so 2 threads of 5 connections each. */
+  threads: number;
+  durationSeconds: number;
+  /** The machine, as far as the post names it. */
+  machine: string;
+  /** Where the load generator ran, as the study states it (here: read from the command's localhost). */
+  generatorRan: string;
+  /** What the post says of its figures. */
+  claims: string[];
   rows: PublishedHelloRow[];
 }
 
 export const publishedOsgood: PublishedHelloTable = {
   title: "Osgood 0.1 -> 0.2 (2019)",
   source:
-    'The Osgood 0.2 release post (Intrinsic, 2019): a "Hello, World!" handler at 10 connections, Osgood 0.1 and 0.2 and Node 12.7; averages of one run each, the machine not given.',
-  command: "wrk -c10",
+    'The Osgood 0.2 post ("Osgood Performance Gains", Thomas Hunter II, Intrinsic, 2019): a "Hello, World!" handler on Osgood 0.1.0 and 0.2.1 and on Node 12.7.0, one 60-s wrk run each, wrk\'s output printed in full.',
+  url: "https://dev.to/tlhunter/osgood-performance-gains-n59",
+  command: "wrk -d 60 -c 10 http://localhost:3000/hello",
+  generator: "wrk 4.0.0 [epoll]",
   connections: 10,
+  threads: 2,
+  durationSeconds: 60,
+  machine: "not given",
+  generatorRan: "on the machine it measured (the command loads localhost)",
+  claims: [
+    "the latency's standard deviation fell by an order of magnitude from 0.1 to 0.2",
+    "Osgood ran faster as the concurrency rose (it is built on Tokio's work-stealing scheduler)",
+    "the code of these benchmarks sits in the Osgood repository's benchmarks/ folder",
+  ],
   rows: [
-    { label: "Osgood 0.1", reqPerSec: 25_261, stdevMs: 9.91 },
-    { label: "Osgood 0.2", reqPerSec: 77_450, stdevMs: 0.219 },
-    { label: "Node 12.7", reqPerSec: 31_159, stdevMs: null },
+    {
+      label: "Osgood 0.1",
+      version: "osgood 0.1.0",
+      reqPerSec: 25_261.7,
+      latency: { meanMs: 3.26, stdevMs: 9.91, maxMs: 123.57, withinStdevPct: 92.77 },
+      perThread: { mean: 12_690, stdev: 2_910, max: 16_980 },
+    },
+    {
+      label: "Osgood 0.2",
+      version: "osgood 0.2.1",
+      reqPerSec: 77_449.91,
+      latency: { meanMs: 0.14086, stdevMs: 0.2194, maxMs: 15.27, withinStdevPct: 97.41 },
+      perThread: { mean: 38_920, stdev: 2_300, max: 45_890 },
+    },
+    {
+      label: "Node 12.7",
+      version: "node v12.7.0",
+      reqPerSec: 31_159.16,
+      latency: { meanMs: 0.32169, stdevMs: 0.09695, maxMs: 11.08, withinStdevPct: 98.41 },
+      perThread: { mean: 15_660, stdev: 1_180, max: 17_500 },
+    },
   ],
 };

@@ -1,0 +1,39 @@
+import fs from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./paths";
+
+/**
+ * The spread each notebook check's threshold was set from: every value the check measured in repeated
+ * runs of its notebook, quiet and beside busy loops, by profile. `make spreads ... SPREAD_ARGS=--write`
+ * (scripts/spreads.py) writes it; a checks cell prints it beside each check (prose/checks.ts), so the
+ * measurement history lives in data, not in the lesson's text.
+ */
+export interface MeasuredSpread {
+  /** The values measured with nothing else running, and beside a busy loop on every CPU. */
+  quiet: number[];
+  busy: number[];
+  /** The day the last of them was measured (YYYY-MM-DD). */
+  measured: string;
+}
+
+/** notebooks/spreads.json: notebook -> check name -> profile -> spread. */
+export interface SpreadsFile {
+  about: string;
+  notebooks: Record<string, Record<string, Record<string, MeasuredSpread>>>;
+}
+
+/** Where the spreads are kept; WORKBOOK_SPREADS_FILE points elsewhere (the unit tests). */
+export function spreadsFile(): string {
+  return process.env.WORKBOOK_SPREADS_FILE || path.join(repoRoot, "notebooks", "spreads.json");
+}
+
+/** The measured spread of one check in one profile, or null when none was recorded. */
+export function measuredSpread(notebook: string, check: string, profile: string): MeasuredSpread | null {
+  let file: SpreadsFile;
+  try {
+    file = JSON.parse(fs.readFileSync(spreadsFile(), "utf8"));
+  } catch {
+    return null;
+  }
+  return file.notebooks?.[notebook]?.[check]?.[profile] ?? null;
+}

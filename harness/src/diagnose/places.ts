@@ -1,0 +1,110 @@
+import { fmt, pct, times } from "../core/format";
+import { BUSY_KINDS, BUSY_NAMES, type BusyKind, type RegexRun } from "./busy";
+import { frameText, top } from "./checks";
+import type { Evidence } from "./evidence";
+import type { Thresholds } from "./thresholds";
+
+/**
+ * The sentences a verdict prints beside its numbers: where the busy time went, how the loop stalled,
+ * whether requests queued, where to look (frames, lines, allocation sites) and what to do. Each is
+ * worded for the verdict it is printed under: a healthy loop's stalls and queue are not described as
+ * a blocked one's.
+ */
+
+/** "the app's own code 78 %, Node's own request handling 15 %, ..." (kinds of at least 1 %, largest first). */
+export function busyText(shares: Record<BusyKind, number>): string {
+  const text = BUSY_KINDS.filter((k) => shares[k] >= 0.01)
+    .sort((a, b) => shares[b] - shares[a])
+    .map((k) => `${BUSY_NAMES[k]} ${pct(shares[k])}`)
+    .join(", ");
+  return text || "nowhere (no busy sample)";
+}
+
+/** How the loop stalled: for a problem, long stalls or many short ones; for a healthy loop, only what it measured. */
+export function stallText(e: Evidence, T: Thresholds, healthy = false): string {
+  const typical = `${fmt(e.stallMs)} ms at a time (typical), ${fmt(e.maxStallMs)} ms at most`;
+  if (healthy)
+    return e.stallMs >= T.LONG_STALL_MS ? `stalls of ${typical}` : `no long stall: the loop was held up ${typical}`;
+  return e.stallMs >= T.LONG_STALL_MS
+    ? `long stalls: the loop was held up ${typical}`
+    : `many short stalls: ${fmt(e.stallMs)} ms at a time (typical, under ${T.LONG_STALL_MS} ms), the loop hardly ever free`;
+}
+
+/** Whether requests queued behind the work (latency against the CPU a request costs); for a healthy busy loop, that they take turns. */
+export function queueText(e: Evidence, healthy = false): string {
+  if (e.cpuPerRequestMs === null || e.latencyOverCpu === null)
+    return "the CPU per request was not read: no queueing figure";
+  const took = `a request took ${fmt(e.latencyP50Ms)} ms at p50`;
+  const cpu = `the ${fmt(e.cpuPerRequestMs)} ms of CPU it costs`;
+  if (healthy)
+    return e.latencyOverCpu >= 3
+      ? `${took}, ${times(e.latencyOverCpu)} ${cpu}: the load's connections take turns on a loop busy serving them`
+      : `${took}, ${times(e.latencyOverCpu)} ${cpu}: hardly any wait`;
+  const verb = e.latencyOverCpu >= 3 ? "requests queue" : "requests hardly queue";
+  return `${verb}: ${took}, ${times(e.latencyOverCpu)} ${cpu}`;
+}
+
+/** The regular expression that ran longest, named only as far as the profile tells (busy.ts, RegexRun). */
+export function regexText(r: RegexRun): string {
+  const ran = `ran ${pct(r.share)} of the busy time`;
+  const by = r.caller ? ` (in ${r.caller.name})` : "";
+  if (r.from === "frame")
+    return `the regular expression /${r.pattern}/ ${ran} (V8's own frame)${r.caller ? `, run by ${r.caller.name} (${r.caller.file}:${r.caller.line})` : ""}`;
+  const at = r.line ? `${r.line.file}:${r.line.line} \`${r.line.text}\`` : "a line of the app";
+  if (r.pattern !== null) return `the regular expression /${r.pattern}/ ${ran}, on ${at}${by}`;
+  const which = r.candidates.map((c) => `/${c}/`).join(" or ");
+  return `a regular expression ${ran}, on ${at}${by}: which one could not be told (the line may run ${which})`;
+}
+
+/** What to do, by what the busy time went to. */
+export const ADVICE: Record<BusyKind | "memory" | "waiting", string> = {
+  gc: "what to do: allocate less per request (reuse, stream, smaller objects) and keep less alive across requests",
+  syncIo: "what to do: use the asynchronous calls (fs.promises, spawn), or read once and keep the result",
+  regex:
+    "what to do: rewrite the expression without nested quantifiers, or bound its input's length, or run it on a linear-time engine (re2)",
+  native:
+    "what to do: use the asynchronous form (crypto.pbkdf2, zlib.gzip: libuv's pool runs them), or do less of the work",
+  app: "what to do: make the hottest function cheaper, or move the work off the main thread (a worker thread, another process)",
+  dependency: "what to do: call it less (compile or build once and keep it), or use a cheaper one",
+  node: "",
+  memory:
+    "what to do: find what keeps growing: the allocation sites below, or two heap snapshots compared (notebook 04)",
+  waiting:
+    "what to do: the time goes to what requests await (a database, another service, a timer): look there; the server itself has headroom",
+};
+
+/** Where, for each saturated verdict and for memory: the frames and lines a learner goes to. */
+export function where(e: Evidence): Record<BusyKind | "memory", string[]> {
+  const hottest = top(e.hot).map((h) => `hot: ${frameText(h)}`);
+  const line = e.hottestLine
+    ? [`hottest line: ${e.hottestLine.file}:${e.hottestLine.line} \`${e.hottestLine.text ?? ""}\``]
+    : [];
+  const sites = top(e.allocationSites).map((h) => `allocated at: ${frameText(h, "of sampled bytes")}`);
+  const under = (test: (name: string, file: string) => boolean) =>
+    e.flame.hot
+      .filter((h) => test(h.name, h.file))
+      .sort((a, b) => b.totalShare - a.totalShare)
+      .slice(0, 1)
+      .map((h) => `under ${frameText(h, "of busy CPU", h.totalShare)}`);
+  const caller = e.flame.hottestUser ? [`called from ${frameText(e.flame.hottestUser)}`] : [];
+  const r = e.busy.regex;
+  // the hottest line, unless it is the one the expression was named on
+  const sameLine = r?.line && e.hottestLine && r.line.file === e.hottestLine.file && r.line.line === e.hottestLine.line;
+  const gcKinds = Object.entries(e.gcByKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, ms]) => `${k} ${fmt(ms)} ms`)
+    .join(", ");
+  return {
+    gc: [
+      `${fmt(e.gcCount)} collections (${gcKinds}), ${pct(e.gcShare)} of wall time; ${fmt(e.allocMBps ?? NaN)} MB/s allocated`,
+      ...sites,
+    ],
+    syncIo: [...under((n, f) => /Sync$/.test(n) && /^node:(internal\/)?(fs|child_process)\b/.test(f)), ...caller],
+    regex: [...(r ? [regexText(r)] : []), ...caller, ...(sameLine ? [] : line)],
+    native: [...under((_, f) => /^node:(internal\/)?(crypto|zlib)\b/.test(f)), ...caller],
+    app: [...hottest, ...line],
+    dependency: hottest,
+    node: hottest,
+    memory: sites,
+  };
+}

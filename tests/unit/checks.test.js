@@ -1,0 +1,81 @@
+'use strict'
+// A notebook's checks cell beside the spreads its thresholds were set from (prose/checks.ts, core/spreads.ts):
+// the spread is read from a data file, printed after each threshold, and a run outside it is marked; the
+// figures of every check are kept for make spreads. A temporary spreads file and results folder stand in.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { after, test } = require('node:test')
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-checks-'))
+process.env.WORKBOOK_RESULTS_DIR = path.join(dir, 'results')
+process.env.WORKBOOK_SPREADS_FILE = path.join(dir, 'spreads.json')
+process.env.WORKBOOK_PROFILE = 'quick'
+const { internal } = require('./helpers')
+const { checklist } = internal('prose/checks')
+
+fs.writeFileSync(
+  process.env.WORKBOOK_SPREADS_FILE,
+  JSON.stringify({
+    about: 'test',
+    notebooks: {
+      '99-test': {
+        'pool over blocked': { quick: { quiet: [2.5, 25.1], busy: [15], measured: '2026-11-28' } },
+        'accepted p99': { quick: { quiet: [25], busy: [], measured: '2026-11-28' } },
+      },
+    },
+  }),
+)
+
+after(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+function quietly(fn) {
+  const log = console.log
+  console.log = () => {}
+  try {
+    return fn()
+  } finally {
+    console.log = log
+  }
+}
+
+test('a threshold is printed with the spread it was set from, and a run outside it is marked', (t) => {
+  const c = checklist('99-test')
+    .atLeast('pool over blocked', 20, 2)
+    .atLeast('pool over blocked', 40, 2)
+    .below('accepted p99', 25, 50, 'ms')
+    .atLeast('a check never measured', 3, 1)
+  t.assert.deepStrictEqual(c.passed, [
+    'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick runs (2 quiet, 1 busy)',
+    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick runs (2 quiet, 1 busy): this run is outside the measured spread',
+    'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick run (quiet)',
+    'a check never measured: 3.00x, at least 1x; no measured spread for the quick profile yet (make spreads)',
+  ])
+  quietly(() => c.done())
+  const saved = JSON.parse(fs.readFileSync(path.join(dir, 'results', '99-test.checks.json'), 'utf8'))
+  t.assert.strictEqual(saved.data.profile, 'quick')
+  t.assert.deepStrictEqual(
+    saved.data.checks.map((r) => [r.name, r.kind, r.value, r.limit, r.passed]),
+    [
+      ['pool over blocked', 'atLeast', 20, 2, true],
+      ['pool over blocked', 'atLeast', 40, 2, true],
+      ['accepted p99', 'below', 25, 50, true],
+      ['a check never measured', 'atLeast', 3, 1, true],
+    ],
+  )
+})
+
+test('a failed run keeps its figures too, and a checklist without a notebook prints no spread and keeps nothing', (t) => {
+  const c = checklist('99-test').atLeast('pool over blocked', 1.5, 2)
+  t.assert.throws(
+    () => quietly(() => c.done()),
+    /1 check\(s\) failed:\npool over blocked: 1\.50x, at least 2x; measured/,
+  )
+  const saved = JSON.parse(fs.readFileSync(path.join(dir, 'results', '99-test.checks.json'), 'utf8'))
+  t.assert.deepStrictEqual(
+    saved.data.checks.map((r) => [r.value, r.passed]),
+    [[1.5, false]],
+  )
+  const plain = checklist().atLeast('pool over blocked', 20, 2)
+  t.assert.deepStrictEqual(plain.passed, ['pool over blocked: 20.0x, at least 2x'])
+})

@@ -1,0 +1,70 @@
+'use strict'
+// The helpers that live beside a notebook (notebooks/NN-name.ts: what one notebook alone uses), loaded the
+// way tslab does not need to: Node 26 strips their types. Deterministic: recorded figures, no live process.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { test } = require('node:test')
+
+const nb02 = require('../../notebooks/02-event-loop.ts')
+
+const run = (p99, lagP99, cpu, answers = [300, 6]) => ({
+  cheap: { totalRequests: answers[0], sendLagMs: { p99: lagP99 } },
+  background: { totalRequests: answers[1] },
+  metrics: { resolutionMs: 10, histogram: { p99 }, cpu },
+})
+
+test("rowFigures: each row's loop delay above the monitor's resolution, the generator's lateness, the CPU split per answer", (t) => {
+  const r = {
+    runs: [
+      run(14, 1.5, { processMs: 612, mainThreadMs: 153 }),
+      run(12, 2.5, { processMs: 918, mainThreadMs: 306 }),
+      run(9, 0.5, { processMs: 306, mainThreadMs: 153 }),
+    ],
+  }
+  const f = nb02.rowFigures(r)
+  // delays above 10 ms: 4, 2, 0 -> 2; lateness 1.5, 2.5, 0.5 -> 1.5; 306 answers per run
+  t.assert.deepStrictEqual([f.loopDelayP99Ms, f.generatorLateP99Ms], [2, 1.5])
+  t.assert.strictEqual(Math.round(f.mainThreadUs), 500) // 153 ms / 306, 306 / 306, 153 / 306 -> 500 µs
+  t.assert.strictEqual(Math.round(f.otherThreadsUs), 1500) // 459, 612, 153 ms / 306 -> 1500 µs
+  // No main-thread reading (an older Node): no split, never a zero.
+  const none = nb02.rowFigures({ runs: [run(14, 1, { processMs: 612, mainThreadMs: null })] })
+  t.assert.deepStrictEqual([none.mainThreadUs, none.otherThreadsUs], [null, null])
+})
+
+test('threadIds finds a thread of this process by its name; moveThreads refuses a thread that is not there', (t) => {
+  if (process.platform !== 'linux') return t.skip('needs /proc')
+  const main = fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/comm`, 'utf8').trim()
+  t.assert.ok(nb02.threadIds(process.pid, main).includes(process.pid), `the main thread, named ${main}`)
+  t.assert.deepStrictEqual(nb02.threadIds(process.pid, 'no such thread'), [])
+  t.assert.throws(
+    () => nb02.moveThreads({ name: 'x', pid: process.pid }, 'no such thread', '0'),
+    /has no thread named no such thread/,
+  )
+})
+
+test('statsDir gives an empty folder under results/07-every-core, as a path from the workbook, and readStats reads it back', (t) => {
+  const results = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-07-'))
+  t.after(() => fs.rmSync(results, { recursive: true, force: true }))
+  const { execFileSync } = require('node:child_process')
+  // In a process of its own: the results folder is read from the environment when the harness loads.
+  const out = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      `
+    const nb07 = require(${JSON.stringify(path.join(__dirname, '..', '..', 'notebooks', '07-every-core.ts'))})
+    const fs = require('node:fs'), path = require('node:path')
+    const dir = nb07.statsDir('cluster-2')
+    const abs = path.resolve(require('@workbook/harness').repoRoot, dir)
+    fs.writeFileSync(path.join(abs, 'left-over'), 'x')
+    const again = nb07.statsDir('cluster-2')
+    console.log(JSON.stringify({ dir, abs, empty: fs.readdirSync(abs).length === 0, same: again === dir }))
+  `,
+    ],
+    { env: { ...process.env, WORKBOOK_RESULTS_DIR: results }, encoding: 'utf8' },
+  )
+  const r = JSON.parse(out)
+  t.assert.strictEqual(r.abs, path.join(results, '07-every-core', 'cluster-2'))
+  t.assert.ok(r.empty && r.same, JSON.stringify(r))
+})
