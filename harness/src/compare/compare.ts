@@ -1,10 +1,12 @@
 import type { AppRef } from "../apps/registry";
+import { atCellEnd } from "../charts/display";
 import { WorkbookError } from "../core/errors";
 import { pct } from "../core/format";
 import type { GeneratorName } from "../core/generator";
 import { cpuList, pinning } from "../core/pinning";
 import { settings } from "../core/settings";
 import { median } from "../core/stats";
+import { commandText, loadReport } from "../load/report";
 import { type Advantage, advantage, combineLoads, type InterleavedRun, interleavedLoads } from "../load/rounds";
 import type { LoadResult } from "../load/types";
 import { type Comparison, comparisonReport, type Design, type RoundPair } from "./report";
@@ -118,7 +120,21 @@ function sideError(which: string, side: ResolvedSide, run: InterleavedRun): Work
  * `roundSeconds` (side by side by default, else in turns), each round giving one ratio of B to A on
  * req/s and on CPU time per request; the median ratio with its 95 % interval decides, against the
  * noise floor. Stops when the rounds settle the question or at the time limit. Stops both servers
- * whatever happens. Throws WB_BAD_OPTION (bad input) or the side's start or load error, naming it.
+ * whatever happens. Throws WB_BAD_OPTION (bad input, or A and B the same server without `same`) or
+ * the side's start or load error, its message starting "A (label) could not be measured:" (or B), with
+ * the harness's code, hint and the server's last output.
+ *
+ * `a`, `b`: a server file or registry name, or a CompareSide (`runtime` a name of runtimes() or a path;
+ * `label` how prose names it). Resolves to a Comparison (report.ts): `headline` ("B is slower by 6.1 %
+ * [4.0-8.2]", "B is faster by ...", "no difference larger than 2.3 % seen"), the `verdict` with its
+ * interval and the change it could have detected, both figures' changes, every round (`rounds`), what a
+ * run of 15 s to 10 min would detect at this spread (`floor`, `toSee`), `text` (the verdict, then every
+ * number it rests on), `markdown` (a pull-request summary) and `exitCode` (1 when the gate failed).
+ *
+ * @example
+ * const c = await wb.compare("../exercises/03-faster-framework/start/server.js",
+ *   "../solutions/03-faster-framework/app/server.js", { route: "/json" });
+ * wb.markdown(c.text);
  */
 export async function compare(
   givenA: CompareSide | AppRef,
@@ -173,6 +189,7 @@ export async function compare(
       rounds: Number.MAX_SAFE_INTEGER,
       together: design === "side-by-side",
       order: opts.order ?? "alternate",
+      report: false, // the comparison's own report, once, below
       until: (sofar, round) => {
         const t = now();
         ends.push(t);
@@ -209,11 +226,16 @@ export async function compare(
   const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   const secondsPerRound = durations.length ? mean(durations) : mean(overheads);
   const pace: Pace = { secondsPerRound, sessionOverheadSeconds: Math.max(0, mean(overheads) - secondsPerRound) };
+  const [runA, runB] = [combineLoads(rounds.A), combineLoads(rounds.B)];
+  // In a notebook, under the cell: in turns, each side's pace and commands, as under any load. Side by
+  // side the two servers share the core, so each side's own CPU reads a share of it and a pace sentence
+  // would call the core idle: the verdict's text says what the core did; the commands follow it.
+  atCellEnd(design === "rounds" ? loadReport([runA, runB]) : commandText(runA, runB));
   return comparisonReport({
     a,
     b,
-    runA: combineLoads(rounds.A),
-    runB: combineLoads(rounds.B),
+    runA,
+    runB,
     pairs,
     sessions: new Set(rounds.session).size,
     advantage: adv,
