@@ -16,8 +16,13 @@ export interface DriftDesign {
   reqPerSec: number[];
   /** The first's CPU time per request over the second's, one value per round. */
   cpuPerRequest: number[];
-  /** The commands that ran, as commandText writes them. */
+  /** The loads that ran (the first's, the second's). */
   loads: wb.LoadResult[];
+  /**
+   * Side by side only: what the two processes did with the core they shared, and the commands (Markdown);
+   * "" otherwise (in turns, each load's pace and commands print under the cell, as under any load).
+   */
+  report: string;
 }
 
 /**
@@ -38,6 +43,7 @@ export async function oneAfterTheOther(file: string, load: DriftLoad, rounds: nu
     reqPerSec: [second.reqPerSec.median / first.reqPerSec.median],
     cpuPerRequest: [(first.cpuPerRequestUs?.median ?? NaN) / (second.cpuPerRequestUs?.median ?? NaN)],
     loads: runs,
+    report: "",
   };
 }
 
@@ -54,15 +60,33 @@ export async function twoProcesses(
     checks: [],
     load: { ...load, label: `${key} process`, live: false },
   }));
-  const runs = await wb.interleavedLoads(targets, { rounds, together });
+  // Side by side, each process's own CPU reads a share of the core they split: the per-load pace
+  // sentence would call the core half idle, so this design says what both did together instead.
+  const runs = await wb.interleavedLoads(targets, { rounds, together, report: !together });
   for (const r of runs.values()) if (r.error) throw new Error(`${r.key} process: ${r.error}`);
   const adv = wb.advantage(runs.get("second")!.rounds, runs.get("first")!.rounds);
+  const loads = [runs.get("first")!.load!, runs.get("second")!.load!];
   return {
     design: together ? "side by side, 1-s rounds" : "in turns, 1-s rounds",
     reqPerSec: adv.reqPerSec?.runs ?? [],
     cpuPerRequest: adv.cpuPerRequest?.runs ?? [],
-    loads: [runs.get("first")!.load!, runs.get("second")!.load!],
+    loads,
+    report: together ? sharedCoreText(loads) : "",
   };
+}
+
+/** Two loads side by side on one core: what they used of it together (a null reading said, never summed). */
+export function sharedCoreLine(loads: readonly Pick<wb.LoadResult, "server">[]): string {
+  const cpu = loads.map((l) => l.server?.cpuPercent.median ?? null);
+  const used = cpu.every((c): c is number => c !== null)
+    ? `together the two processes used ${wb.fmt(cpu[0] + cpu[1])} % of one core (${cpu.map((c) => wb.fmt(c)).join(" % + ")} %)`
+    : "the servers' CPU could not be read on this platform";
+  return `Side by side, sharing the server's core: ${used}.`;
+}
+
+/** sharedCoreLine, then the commands that ran. */
+function sharedCoreText(loads: readonly wb.LoadResult[]): string {
+  return `${sharedCoreLine(loads)}\n\n${wb.commandText(...loads)}`;
 }
 
 /** The median of some ratios as a signed change in per cent ("+3.1 %"), with the 95 % interval from six values on. */

@@ -25,6 +25,7 @@ test('designRow: what the drift table shows of a design', (t) => {
     reqPerSec: [1.02, 0.98, 1.01, 0.99],
     cpuPerRequest: [1, 1.02, 0.98, 1],
     loads: [],
+    report: '',
   })
   t.assert.deepStrictEqual(row, {
     design: 'in turns',
@@ -33,4 +34,11 @@ test('designRow: what the drift table shows of a design', (t) => {
     'first over second, CPU per request': '+0.0 %',
     'half the middle spread of single rounds, CPU': '1.0 %',
   })
+})
+
+test("sharedCoreLine: both processes' CPU on the shared core, added; a null reading said, never summed", (t) => {
+  const load = (cpu) => ({ server: cpu === null ? null : { cpuPercent: { median: cpu } } })
+  t.assert.match(here.sharedCoreLine([load(49.5), load(50.5)]), /used 100 % of one core \(49\.5 % \+ 50\.5 %\)/)
+  t.assert.match(here.sharedCoreLine([load(49.5), load(null)]), /could not be read/)
+  t.assert.doesNotMatch(here.sharedCoreLine([load(49.5), load(null)]), /49\.5/)
 })
