@@ -75,6 +75,13 @@ export type { MemoryWatch, HeapSnapshotsResult } from "./profiles/memory";
 export { diagnose } from "./diagnose/diagnose";
 export type { DiagnoseOptions, Diagnosis } from "./diagnose/diagnose";
 
+// compare/: is B faster than A? Two servers side by side, the verdict with its interval (make compare)
+export { compare } from "./compare/compare";
+export type { CompareOptions } from "./compare/compare";
+export type { Comparison, Design, RoundPair, SideSummary } from "./compare/report";
+export type { CompareSide } from "./compare/sides";
+export type { Change, FloorRow, Verdict, VerdictKind } from "./compare/stats";
+
 // experiments/: measurements outside a server
 export type { MicrobenchOptions, MicrobenchResult, MicroTask, MicroGain } from "./experiments/microbench";
 export { frameShare, gainCeiling } from "./experiments/request-share";

@@ -15,6 +15,8 @@ export { warningTrace } from "./apps/warnings";
 // charts/: the only folder that draws (Observable Plot, rendered to SVG + PNG + text)
 export { opsBars } from "./charts/micro";
 export { textTable } from "./charts/tables";
+// compare/: make compare's git form
+export { checkoutBase } from "./compare/git";
 // core/: settings, the machine, numbers, results, errors
 export { appsDir, resultsDir } from "./core/paths";
 export { cpuList, sharedCpus } from "./core/pinning";

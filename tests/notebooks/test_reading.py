@@ -30,7 +30,7 @@ UNKNOWN = re.compile(r"\b(null|undefined|NaN)\b")
 TEMP = re.compile(r"pytest-of-|/tmp/|\btmp[a-z0-9_]{6,}\b")
 SAME_ENDS = re.compile(r"(?<![\d.,\-–])(\d[\d,]*(?:\.\d+)?)(x| ms| %| MB)?\s?[–-]\s?\1\2?(?![\d.])")
 RUNS_A_LOAD = re.compile(r"\b(runLoad|interleavedLoads|contentionRounds|contention|pacedLoad|freshLoad|cpuProfile|"
-                         r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|clinicFlame|diagnose|autocannon)\(")
+                         r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|clinicFlame|diagnose|compare|autocannon)\(")
 
 
 def texts(cell) -> list[str]:

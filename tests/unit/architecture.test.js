@@ -16,6 +16,7 @@ const LAYERS = [
   'load',
   'profiles',
   'diagnose',
+  'compare',
   'experiments',
   'published',
   'prose',

@@ -42,6 +42,22 @@ test('roundOrder "alternate": every other round runs backwards; for a pair it is
   t.assert.deepStrictEqual(apps, ['a', 'b', 'c'])
 })
 
+test('roundOrder "random": every target once per round, the same order for the same round, both orders of a pair', (t) => {
+  const apps = ['a', 'b', 'c']
+  const rounds = Array.from({ length: 40 }, (_, r) => roundOrder(apps, r, 'random'))
+  for (const order of rounds) t.assert.deepStrictEqual([...order].sort(), apps)
+  t.assert.deepStrictEqual(roundOrder(apps, 7, 'random'), rounds[7])
+  t.assert.deepStrictEqual(apps, ['a', 'b', 'c'])
+  // A pair: each order in about half of 200 rounds, and not simply alternating (ABBA would be 100 of each, in turn).
+  const pairs = Array.from({ length: 200 }, (_, r) => roundOrder(['x', 'y'], r, 'random').join(''))
+  const xFirst = pairs.filter((p) => p === 'xy').length
+  t.assert.ok(xFirst > 70 && xFirst < 130, `${xFirst} of 200 rounds started with x`)
+  t.assert.ok(
+    pairs.some((p, i) => i > 0 && p === pairs[i - 1]),
+    'some order repeats in the next round',
+  )
+})
+
 test('assertUniqueKeys names the function and the repeated key, as a WB_BAD_OPTION error', (t) => {
   t.assert.doesNotThrow(() => assertUniqueKeys('compare', ['express', 'fastify', 'koa']))
   t.assert.doesNotThrow(() => assertUniqueKeys('compare', []))

@@ -3,8 +3,9 @@ import type { AppRef } from "../apps/registry";
 import { type AppHandle, type StartOptions, startApp } from "../apps/start";
 import { atCellEnd } from "../charts/display";
 import { assertUniqueKeys, type RoundOrder, roundOrder } from "../core/order";
-import { settings } from "../core/settings";
+import { SATURATION_CPU_PERCENT, settings } from "../core/settings";
 import { maxOrNull, median, pairedRatios, type Spread, spread } from "../core/stats";
+import { wrkThreads } from "./generator";
 import { generatorFigures, sumOutcomes } from "./outcome";
 import { loadReport } from "./report";
 import { runLoad } from "./run";
@@ -34,6 +35,8 @@ export interface InterleavedRun {
   rounds: LoadResult[];
   /** Why the target stopped early: the start error, the failed routes, or the load error. */
   error: string | null;
+  /** What was thrown, when `error` comes from a throw (a WorkbookError keeps its code, hint and output); null otherwise. */
+  cause: unknown;
 }
 
 export interface InterleaveOptions {
@@ -45,6 +48,14 @@ export interface InterleaveOptions {
   checks?: readonly RouteCheck[];
   /** How the order changes from round to round (core/order.ts). Default "rotate". */
   order?: RoundOrder;
+  /**
+   * Load every target at once in each round, side by side on the apps' cores, instead of one after
+   * the other: each target's generator runs meanwhile (wrk: a process each, sharing the generator's
+   * CPUs). Default false. See "Side by side" in the harness README.
+   */
+  together?: boolean;
+  /** Called after each complete round with every run so far; return true to stop there (an early stop, a time limit). */
+  until?: (runs: ReadonlyMap<string, InterleavedRun>, round: number) => boolean;
   /** Print every target's pace and command under the cell, as it ends (load/report.ts). Default true. */
   report?: boolean;
 }
@@ -61,11 +72,12 @@ export interface InterleaveOptions {
  *
  * A target `{ key, app, start?, checks?, load }`: `checks` default to the `/hello`, `/json`, `/blog`
  * and 404 checks of `apps/frameworks/` (`[]` for none); `load` is `runLoad`'s options but `target`
- * and `repeats`. `opts.order`: "rotate" (round r starts with target r; default) or "alternate" (every
- * other round backwards). Never rejects for a target's sake; throws `WB_BAD_OPTION` for a repeated
- * key. In each run's combined `load`, every run is kept in order, latency percentiles are the median
- * across rounds (`max` the largest), counts are summed, RSS at start is the first round's and the
- * peaks the largest.
+ * and `repeats`. `opts.order`: "rotate" (round r starts with target r; default), "alternate" (every
+ * other round backwards) or "random" (each round's order drawn, seeded by the round). With
+ * `together`, each round loads every target at once instead of in turns; `until` may end the rounds
+ * early. Never rejects for a target's sake; throws `WB_BAD_OPTION` for a repeated key. In each run's
+ * combined `load`, every run is kept in order, latency percentiles are the median across rounds
+ * (`max` the largest), counts are summed, RSS at start is the first round's and the peaks the largest.
  *
  * @example
  * const pair = await wb.interleavedLoads(["etag-fixed", "etag-optimised"], { rounds: 5, load: { path: "/seed/v1" } });
@@ -92,7 +104,15 @@ export async function interleavedLoads(
   try {
     for (const t of targets) {
       const name = typeof t.app === "string" ? t.app : (t.app.name ?? t.app.entry);
-      const run: InterleavedRun = { key: t.key, app: name, conformance: null, load: null, rounds: [], error: null };
+      const run: InterleavedRun = {
+        key: t.key,
+        app: name,
+        conformance: null,
+        load: null,
+        rounds: [],
+        error: null,
+        cause: null,
+      };
       runs.set(t.key, run);
       try {
         const handle = await startApp(t.app, t.start);
@@ -106,29 +126,43 @@ export async function interleavedLoads(
         }
       } catch (err) {
         run.error = (err as Error).message;
+        run.cause = err;
       }
     }
+    const once = async (t: InterleaveTarget, round: number): Promise<LoadResult | null> => {
+      const run = runs.get(t.key)!;
+      const handle = handles.get(t.key);
+      if (run.error !== null || !handle) return null;
+      try {
+        return await runLoad({
+          ...t.load,
+          duration: t.load.duration ?? s.roundSeconds,
+          target: handle,
+          repeats: 1,
+          warmup: round === 0 ? t.load.warmup : 0,
+          live: round === 0 && !opts.together ? t.load.live : false,
+          report: false,
+        });
+      } catch (err) {
+        run.error = `round ${round + 1}: ${(err as Error).message}`;
+        run.cause = err;
+        return null;
+      }
+    };
     for (let round = 0; round < rounds; round++) {
-      for (const t of roundOrder(targets, round, opts.order)) {
-        const run = runs.get(t.key)!;
-        const handle = handles.get(t.key);
-        if (run.error !== null || !handle) continue;
-        try {
-          run.rounds.push(
-            await runLoad({
-              ...t.load,
-              duration: t.load.duration ?? s.roundSeconds,
-              target: handle,
-              repeats: 1,
-              warmup: round === 0 ? t.load.warmup : 0,
-              live: round === 0 ? t.load.live : false,
-              report: false,
-            }),
-          );
-        } catch (err) {
-          run.error = `round ${round + 1}: ${(err as Error).message}`;
+      if (opts.together) {
+        const results = await Promise.all(targets.map((t) => once(t, round)));
+        const shared = sharedSaturation(results.filter((r): r is LoadResult => r !== null));
+        targets.forEach((t, i) => {
+          if (results[i]) runs.get(t.key)!.rounds.push(shared.get(results[i])!);
+        });
+      } else {
+        for (const t of roundOrder(targets, round, opts.order)) {
+          const result = await once(t, round);
+          if (result) runs.get(t.key)!.rounds.push(result);
         }
       }
+      if (opts.until?.(runs, round)) break;
     }
   } finally {
     await Promise.all([...handles.values()].map((h) => h.stop()));
@@ -137,6 +171,31 @@ export async function interleavedLoads(
   const loads = [...runs.values()].flatMap((r) => (r.load ? [r.load] : []));
   if (opts.report !== false && loads.length) atCellEnd(loadReport(loads));
   return runs;
+}
+
+/**
+ * Side by side, wrk's processes share the generator's CPUs, so each one alone reads at most its share
+ * of them and never reaches the saturation line: the round is saturated when together they used
+ * SATURATION_CPU_PERCENT of every CPU their threads run on. (autocannon's loads share this process's
+ * main thread, whose CPU each of them already reads whole.) Returns each result with its generator's
+ * saturation set that way.
+ */
+function sharedSaturation(results: readonly LoadResult[]): Map<LoadResult, LoadResult> {
+  const wrk = results.filter((r) => r.generator.name === "wrk");
+  const cpu = wrk.map((r) => r.generator.cpuPercent?.median ?? null);
+  const threads = wrk.length ? wrkThreads(wrk[0].connections) : 1;
+  // A generator CPU not read (null) leaves saturation unknown, never "it kept up".
+  const saturated = cpu.every((c): c is number => c !== null)
+    ? cpu.reduce((sum, c) => sum + c, 0) / threads >= SATURATION_CPU_PERCENT
+    : null;
+  return new Map(
+    results.map((r) => {
+      if (r.generator.name !== "wrk" || wrk.length < 2) return [r, r];
+      const runs = r.runs.map((f) => ({ ...f, saturated }));
+      const saturatedRuns = saturated === null ? null : runs.filter((f) => f.saturated).length;
+      return [r, { ...r, runs, generator: { ...r.generator, saturated, saturatedRuns } }];
+    }),
+  );
 }
 
 /** The figure a comparison is made on: requests per second (what users feel), or server CPU time per request. */
