@@ -25,7 +25,7 @@ test('cpuProfile explains a missing profile when the app does not exit cleanly',
         stopTimeoutMs: 1000,
       },
     ),
-    /no CPU profile was written .*signal SIGKILL.*Try: V8 writes the profile when the process exits on its own/s,
+    /no CPU profile was written .*killed by SIGKILL.*Try: V8 writes the profile when the process exits on its own/s,
   )
   const fs = require('node:fs')
   const left = fs.readdirSync(path.join(hi.resultsDir, 'profiles')).filter((d) => d.startsWith('ignores-sigint-'))
