@@ -94,6 +94,8 @@ export class AppChannel extends EventEmitter {
         "WB_NO_REPORT",
         `the app's probe is not connected: was it started by the harness, on Node?`,
       );
+    if (socket.destroyed || !socket.writable)
+      throw new WorkbookError("WB_NO_REPORT", `the app's probe is gone (the app has exited): cannot ${cmd}`);
     const req = ++this.nextReq;
     const reply = new Promise<{ ok: boolean; value?: unknown; error?: string }>((resolve) =>
       this.waiting.set(req, resolve),
@@ -151,7 +153,11 @@ function listen(): { path: string; dir: string } {
   const srv = net.createServer((socket) => {
     let channel: AppChannel | null = null;
     socket.on("error", () => {});
-    readline.createInterface({ input: socket }).on("line", (line) => {
+    // readline re-emits its input's errors (EPIPE when the app died mid-request): one unhandled
+    // 'error' there would end the harness's process, so the socket's error is the whole story.
+    const lines = readline.createInterface({ input: socket });
+    lines.on("error", () => {});
+    lines.on("line", (line) => {
       let msg: Record<string, unknown>;
       try {
         msg = JSON.parse(line);
