@@ -23,10 +23,13 @@ export function clockTickMs(): number | null {
   return tickMs;
 }
 
-/** The fields of /proc/<pid>/stat after the command name (field 3 of proc(5) first); null when unreadable. */
-function statFields(pid: number): string[] | null {
+/**
+ * The fields of /proc/<pid>/stat (or of a thread's /proc/<pid>/task/<tid>/stat, given as its folder)
+ * after the command name (field 3 of proc(5) first); null when unreadable.
+ */
+function statFields(of: number | string): string[] | null {
   try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const text = fs.readFileSync(`${typeof of === "number" ? `/proc/${of}` : of}/stat`, "utf8");
     return text.slice(text.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
@@ -71,15 +74,10 @@ export function procParents(): Map<number, number> | null {
   return parents;
 }
 
-/** utime + stime of one thread's /proc/<pid>/task/<tid>/stat, in ms; null when unreadable. */
+/** utime + stime of one thread's /proc/<pid>/task/<tid>/stat (fields 14 and 15), in ms; null when unreadable. */
 function taskCpuMs(dir: string, tick: number): number | null {
-  try {
-    const text = fs.readFileSync(`${dir}/stat`, "utf8");
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * tick;
-  } catch {
-    return null;
-  }
+  const fields = statFields(dir);
+  return fields === null ? null : (Number(fields[11]) + Number(fields[12])) * tick;
 }
 
 /**
