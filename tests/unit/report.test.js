@@ -76,6 +76,13 @@ test("paceText names the fixed rate, the generator, the server, or else the roun
     "wrk's corrected mean above Little's law",
   )
   t.assert.strictEqual(serverCores(load({ cpus: '1,3-4' })), 3)
+  // No generator reading (a platform without /proc or ps): said once, not "not measured (not measured ...)".
+  const unread = load({ serverCpu: null, saturatedRuns: null })
+  unread.generator.cpuPercent = null
+  t.assert.match(
+    paceText(unread),
+    /^What set the pace: not known: wrk's CPU was not measured on this platform \([^()]+\); the server's CPU was not measured\.$/,
+  )
 })
 
 test('implausibleFigures flags CPU above the pinned cores and more requests in flight than connections, with the cause', (t) => {

@@ -92,7 +92,8 @@ export function paceText(r: LoadResult): string {
     genPct === null
       ? `${r.generator.name}'s CPU was not measured`
       : `${r.generator.name} used ${fmt(genPct)} % of its core`;
-  if (pace === "not measured") return `What set the pace: not known: ${gen} (${notMeasured()}); ${server}.`;
+  if (pace === "not measured")
+    return `What set the pace: not known: ${r.generator.name}'s CPU was ${notMeasured()}; ${server}.`;
   if (pace === "fixed rate")
     return `What set the pace: the fixed rate, ${fmt(r.rate ?? Number.NaN)} req/s asked and ${fmt(r.reqPerSec.median)} served (${server}).`;
   if (pace === "generator")
