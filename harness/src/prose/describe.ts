@@ -102,9 +102,13 @@ function generatorText(r: Pick<LoadResult, "generator" | "runs">): string {
       ? `wrk used ${fmt(cpuPercent.median)} % of a core (median of the runs)`
       : `autocannon's thread used ${fmt(cpuPercent.median)} % of a core (median of the runs' steady seconds)`;
   if (saturatedRuns === 0) return `The load generator kept up: ${use}, below the ${SATURATION_CPU_PERCENT} % line.`;
-  const which = saturatedRuns === n ? `in every run (${plural(n, "run")})` : `in ${saturatedRuns} of ${n} runs`;
+  // In some runs only, the median of all the runs may sit below the line: the line is said of those runs.
+  const which =
+    saturatedRuns === n
+      ? `in every run (${plural(n, "run")}): ${use}, at or above the ${SATURATION_CPU_PERCENT} % line`
+      : `in ${saturatedRuns} of ${n} runs, at or above the ${SATURATION_CPU_PERCENT} % line in those; over all ${n}, ${use}`;
   return (
-    `The load generator was saturated ${which}: ${use}, at or above the ${SATURATION_CPU_PERCENT} % line. ` +
+    `The load generator was saturated ${which}. ` +
     "There the req/s is the generator's limit, a floor for the server; the server's CPU time per request still measures it."
   );
 }
