@@ -5,10 +5,11 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const wb = require('@workbook/harness')
+const internal = require('@workbook/harness/internal')
 
 async function main() {
   const r = await wb.withApp('hello-http', (app) => wb.runLoad({ target: app, connections: 10, live: false }))
-  const chart = wb.perSecond(r, {
+  const chart = internal.perSecond(r, {
     title: 'hello-http, 10 connections: the live chart of a load test',
     subtitle: `Node ${r.fingerprint.node}, ${r.fingerprint.cores} cores; median ${wb.fmt(r.reqPerSec.median)} req/s over ${r.repeats} runs`,
   })

@@ -2,11 +2,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as wb from "@workbook/harness";
-import * as lesson from "@workbook/harness/internal";
 
 /** How many lines of app file `edited` differ from app file `from` (a line-for-line edit), of how many. */
 export function changedLines(from: string, edited: string): { changed: number; of: number } {
-  const read = (f: string) => fs.readFileSync(path.join(lesson.appsDir, f), "utf8").replace(/\n$/, "").split("\n");
+  const read = (f: string) => fs.readFileSync(path.join(wb.appsDir, f), "utf8").replace(/\n$/, "").split("\n");
   const [a, b] = [read(from), read(edited)];
   if (a.length !== b.length) throw new Error(`${from} and ${edited} differ in length: not a line-for-line edit`);
   return { changed: a.filter((line, i) => line !== b[i]).length, of: a.length };
@@ -21,7 +20,7 @@ export function handleCounts(samples: readonly { handles: number }[]): { idle: n
 
 /** The handles the article's doctor counted besides the load's connections: stdout, stderr and the server. */
 export function handlesBeforeLoad(): number {
-  const D = lesson.publishedEtag.doctor;
+  const D = publishedEtag.doctor;
   return D.parts.filter((p) => p.what !== "connections").reduce((sum, p) => sum + p.count, 0);
 }
 
@@ -30,7 +29,7 @@ export function handleRows(
   counted: { idle: number; peak: number },
   connections: number,
 ): Record<string, string | number>[] {
-  const D = lesson.publishedEtag.doctor;
+  const D = publishedEtag.doctor;
   const conns = D.parts.find((p) => p.what === "connections")!.count;
   const others = D.parts.filter((p) => p.what !== "connections");
   const row = (what: string, article: number, here: number) => ({
@@ -47,7 +46,7 @@ export function handleRows(
 
 /** Each of the article's targets beside what the fix alone reached in this run, and whether it met it. */
 export function targetRows(reached: { times: number; reqPerSec: number }): Record<string, string>[] {
-  return lesson.publishedEtag.cost.targets.map((t) => {
+  return publishedEtag.cost.targets.map((t) => {
     const value = t.kind === "times" ? reached.times : reached.reqPerSec;
     return {
       "the article's target": t.text,
@@ -55,4 +54,264 @@ export function targetRows(reached: { times: number; reqPerSec: number }): Recor
       met: value >= t.value ? "yes" : "no",
     };
   });
+}
+
+// The figures "Keeping Node.js Fast" (Smashing Magazine, 2018) published for its slow restify
+// etag server, quoted (not measured here) so that notebook 01 can set its own ratios beside them.
+// Absolute req/s from a 2018 laptop on Node 8 cannot be compared with ours; the ratios between
+// steps can, when the steps were measured alike.
+
+export type EtagStep = "slow" | "fixed" | "optimised";
+
+export interface EtagPublishedRow {
+  step: EtagStep;
+  /** As the article describes the step. */
+  label: string;
+  /** autocannon connections of the published run. */
+  connections: number;
+  reqPerSec: number;
+  meanLatencyMs: number;
+}
+
+/** One target of the article's cost argument: a gain over the starting point, or a rate to reach. */
+export interface EtagTarget {
+  /** "times": `value` times the starting req/s; "reqPerSec": `value` req/s. */
+  kind: "times" | "reqPerSec";
+  value: number;
+  /** As the article puts it. */
+  text: string;
+}
+
+/** What clinic doctor counted in the article's run, and what each handle was. */
+export interface EtagHandles {
+  activeHandles: number;
+  /** The parts that add up to `activeHandles`. */
+  parts: { what: string; count: number }[];
+  /** Why doctor's CPU read above 100 %. */
+  cpuNote: string;
+}
+
+export interface EtagPublished {
+  source: string;
+  url: string;
+  runtime: string;
+  /** The machine, as far as the article names it. */
+  machine: string;
+  /** Where autocannon ran, as the article states it. */
+  generatorRan: string;
+  /** How each figure was taken. */
+  method: string;
+  /** Seconds of the one measured autocannon run behind each figure, and of warm-up before it. */
+  runSeconds: number;
+  warmupSeconds: number;
+  rows: readonly EtagPublishedRow[];
+  /** The article's argument from cost: find the work that gives most of the gain, and set a target first. */
+  cost: { rule: string; targets: EtagTarget[] };
+  /** Fastify over restify on the article's setup: "about 17 % faster". */
+  fastifyOverRestify: number;
+  /** The logger the article recommends. */
+  logger: string;
+  /** clinic doctor's count of active handles on the slow server, under 100 connections. */
+  doctor: EtagHandles;
+}
+
+/**
+ * The figures "Keeping Node.js Fast" (Smashing Magazine, 2018) published for its slow restify etag
+ * server, so that notebook 01 can set its own ratios beside them: each row a step ("slow", "fixed",
+ * "optimised") with its connections, req/s and mean latency; `cost`, the article's argument from cost
+ * (the targets set before optimising: 10x, 4,000 req/s, 2x); `fastifyOverRestify` its measured 1.17;
+ * `logger` the one it recommends (pino); `doctor` clinic doctor's count of active handles on the slow
+ * server (103: 100 connections, stdout, stderr, the server). Absolute req/s from a 2018 laptop on
+ * Node 8 cannot be compared with ours; the ratios between steps can, when measured alike.
+ */
+export const publishedEtag: EtagPublished = {
+  source:
+    '"Keeping Node.js Fast: Tools, Techniques, And Tips For Making High-Performance Node.js Servers", Smashing Magazine, 2018',
+  url: "https://www.smashingmagazine.com/2018/06/nodejs-tools-techniques-performance-servers/",
+  runtime: "Node 8, restify 7.1",
+  machine: "a 2018 laptop",
+  generatorRan: "not stated",
+  method: "one 10 s autocannon run per step, no warm-up, no repeats",
+  runSeconds: 10,
+  warmupSeconds: 0,
+  rows: [
+    { step: "slow", label: "slow (buggy)", connections: 100, reqPerSec: 23.1, meanLatencyMs: 3086.81 },
+    { step: "fixed", label: "fixed guard", connections: 100, reqPerSec: 5011.11, meanLatencyMs: 19.47 },
+    {
+      step: "optimised",
+      label: "optimised (string JSON, etag from content, url as key)",
+      connections: 10,
+      reqPerSec: 8330.91,
+      meanLatencyMs: 0.64,
+    },
+  ],
+  cost: {
+    rule: "find the 20 % of the work that gives 80 % of the gain",
+    targets: [
+      { kind: "times", value: 10, text: "10x" },
+      { kind: "reqPerSec", value: 4_000, text: "4,000 req/s" },
+      { kind: "times", value: 2, text: "2x when the servers cost twice the budget" },
+    ],
+  },
+  fastifyOverRestify: 1.17,
+  logger: "pino",
+  doctor: {
+    activeHandles: 103,
+    parts: [
+      { what: "connections", count: 100 },
+      { what: "stdout", count: 1 },
+      { what: "stderr", count: 1 },
+      { what: "the server", count: 1 },
+    ],
+    cpuNote: "V8's garbage-collection threads, which run beside the main thread",
+  },
+};
+
+export function publishedEtagRow(step: EtagStep): EtagPublishedRow {
+  const row = publishedEtag.rows.find((r) => r.step === step);
+  if (!row) throw new Error(`publishedEtag has no row for step ${JSON.stringify(step)}`);
+  return row;
+}
+
+export interface EtagRatio {
+  name: string;
+  /** reqPerSec of `to` divided by reqPerSec of `from`. */
+  ratio: number;
+  fromConnections: number;
+  toConnections: number;
+  /** False when the two rows were measured at different connection counts. */
+  likeForLike: boolean;
+}
+
+/** The article's two headline ratios: the fix (fixed / slow) and the optimisation (optimised / fixed); `likeForLike` is false for the optimisation (100 vs 10 connections). */
+export function publishedEtagRatios(): { fix: EtagRatio; optimisation: EtagRatio } {
+  const ratio = (name: string, from: EtagStep, to: EtagStep): EtagRatio => {
+    const a = publishedEtagRow(from);
+    const b = publishedEtagRow(to);
+    return {
+      name,
+      ratio: b.reqPerSec / a.reqPerSec,
+      fromConnections: a.connections,
+      toConnections: b.connections,
+      likeForLike: a.connections === b.connections,
+    };
+  };
+  return { fix: ratio("fix", "slow", "fixed"), optimisation: ratio("optimisation", "fixed", "optimised") };
+}
+
+/** A published row read with Little's law (wb.littlesLaw), named by its step. */
+export type EtagInFlight = EtagPublishedRow & wb.InFlight;
+
+/**
+ * Little's law on each of the article's rows. The optimised row is far below its connections: its
+ * 10 connections answered in 0.64 ms each would have made 15,600 req/s, so the generator, not the
+ * server, set that row's pace.
+ */
+export function publishedEtagInFlight(): EtagInFlight[] {
+  return publishedEtag.rows.map((r) => ({ ...r, ...wb.littlesLaw({ ...r, name: r.step }) }));
+}
+
+/**
+ * The first warning a process printed under `--trace-warnings`, as far as the app's own frame: the
+ * warning line, then its stack down to and including the first frame in `file` (the end of a path,
+ * "etag-warning/util.js"). Node's own frames come first (node:events, node:internal/...), so cutting
+ * the stack after a fixed number of lines would print only those. All of the warning's frames when
+ * none is in `file`; none when the process printed no warning.
+ */
+export function warningTrace(stderr: string, file: string): string[] {
+  const lines = stderr.split("\n");
+  const start = lines.findIndex((l) => /Warning: /.test(l));
+  if (start < 0) return [];
+  const frames: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s+at /.test(line)) break;
+    frames.push(line);
+    if (line.includes(`/${file}:`) || line.includes(`(${file}:`)) break;
+  }
+  return [lines[start], ...frames];
+}
+
+export interface FileShare {
+  /** The file's frames' attributed shares added up: the busy samples whose nearest app frame is in the file. */
+  share: number;
+  /** The app's frames in that file, by attributed share, hottest first. */
+  frames: wb.HotFrame[];
+}
+
+/**
+ * How much of the busy CPU one file of the app's own code accounts for: the attributed shares
+ * (own time plus the Node, native and dependency time it caused) of its frames, added up. Each
+ * busy sample is attributed to one app frame only, so the sum counts nothing twice. `file` is the
+ * end of the path, e.g. "etag-fixed/util.js". Throws when the profile has no app frame in the file.
+ */
+export function fileShare(flame: wb.FlameData, file: string): FileShare {
+  const frames = flame.hot
+    .filter((h) => h.category === "user" && h.file.endsWith(file))
+    .sort((a, b) => b.attributedShare - a.attributedShare);
+  if (frames.length === 0)
+    throw new wb.WorkbookError(
+      "WB_BAD_OPTION",
+      `fileShare: no frame of the app's code in a file ending ${JSON.stringify(file)} in this profile`,
+    );
+  return { share: frames.reduce((a, h) => a + h.attributedShare, 0), frames };
+}
+
+// Sentences whose wording depends on the run (tests/unit/etag-study.test.js).
+
+/** The measured seconds with at least one answer and their latency (autocannon's seconds: wrk has none) of each fresh app, in order. */
+function measuredSeconds(fresh: wb.FreshLoadResult) {
+  return fresh.runs.map((r) =>
+    r.series
+      .filter((s) => s.run !== "warm-up" && (s.reqPerSec ?? 0) > 0)
+      .flatMap((s) => (s.latencyP99Ms === null ? [] : [{ ...s, latencyP99Ms: s.latencyP99Ms }])),
+  );
+}
+
+/** How many of the fresh apps had a last second's p99 above `factor` x their first second's: a server that slows as it serves. */
+export function slowdownCount(fresh: wb.FreshLoadResult, factor = 1.2): { climbing: number; of: number } {
+  const seconds = measuredSeconds(fresh);
+  const climbing = seconds.filter(
+    (s) => s.length >= 2 && s[s.length - 1].latencyP99Ms > factor * s[0].latencyP99Ms,
+  ).length;
+  return { climbing, of: seconds.length };
+}
+
+/** In how many fresh servers the last measured second's p99 was more than `factor` times the first's: all (the servers slow down as they serve), none, or some. */
+export function slowdownText(fresh: wb.FreshLoadResult, factor = 1.2): string {
+  const { climbing, of } = slowdownCount(fresh, factor);
+  const head = `In **${climbing} of ${of}** fresh servers the p99 of the last measured second was more than ${factor}x that of the first`;
+  if (climbing === of) return `${head}: the servers slow down as they serve.`;
+  if (climbing === 0) return `${head}: no sign of a slowdown in this run.`;
+  return `${head}: some slowed down within their run, some did not (a noisy second can hide a trend this short).`;
+}
+
+/** How close a server came to its ceiling (a plain node:http server doing the same work), from round-by-round fractions: within 10 %, short by how much, or above it (check that the two still do the same work): "92 % of its ceiling (rounds 88–97 %)". */
+export function ceilingText(server: string, ceiling: string, fraction: wb.Spread): string {
+  const range = fraction.runs.length > 1 ? `rounds ${wb.pct(fraction.min)}–${wb.pct(fraction.max)}` : "one round";
+  if (fraction.min > 1)
+    return `${server} ran above ${ceiling} in every round (${range}): check that the two still do the same work.`;
+  if (fraction.median > 1.1)
+    return `${server} reached **${wb.pct(fraction.median)}** of ${ceiling}, above it (${range}): check that the two still do the same work.`;
+  if (fraction.median >= 0.9)
+    return `${server} reached **${wb.pct(fraction.median)}** of ${ceiling}: within 10 % (${range}).`;
+  return `${server} reached **${wb.pct(fraction.median)}** of ${ceiling}: ${wb.pct(1 - fraction.median)} short (${range}).`;
+}
+
+/**
+ * Little's law read out over published rows (publishedEtagInFlight): each row's requests in flight,
+ * and the row furthest from its connections with the req/s its latency implies. Computed from the
+ * quoted figures, so that a row the generator limited is named by arithmetic, not by assertion.
+ */
+export function inFlightText(rows: readonly EtagInFlight[]): string {
+  if (rows.length === 0) return "No published rows to read.";
+  const each = rows.map((r) => `${r.name}, ${wb.fmt(r.inFlight)} of ${r.connections} (${wb.pct(r.busyShare)})`);
+  const low = rows.reduce((a, b) => (b.busyShare < a.busyShare ? b : a));
+  const implied = low.connections / (low.meanLatencyMs / 1000);
+  return (
+    `By Little's law, requests in flight = req/s × mean latency: ${each.join("; ")}. ` +
+    `The ${low.name} row is furthest from its connections: ${low.connections} connections answered in ` +
+    `${wb.fmt(low.meanLatencyMs)} ms each would make ${wb.fmt(Math.round(implied))} req/s, and the article measured ` +
+    `${wb.fmt(low.reqPerSec)}. For ${wb.pct(1 - low.busyShare)} of the time a connection was not waiting on the server: ` +
+    "something else set that row's pace, most likely the generator sharing the laptop."
+  );
 }

@@ -68,3 +68,32 @@ export function moveThreads(app: wb.AppHandle, name: string, cpus: string): stri
     return `taskset -p -c ${cpus} ${tid}   # ${name} of pid ${app.pid}`;
   });
 }
+
+/** The share (0-1) of a load's answers that had `status`, e.g. 503 for the answers a shedding app refused. Takes a LoadResult, a PacedResult or ContentionTotals. */
+export function statusShare(o: { statusCodes: Record<string, number>; totalRequests: number }, status: number): number {
+  return (o.statusCodes[String(status)] ?? 0) / Math.max(1, o.totalRequests);
+}
+
+// Sentences whose wording depends on the run (tests/unit/notebook-helpers.test.js).
+
+/**
+ * Where blocks hurt: the share of the loop they took (ELU with them minus ELU without). Below half,
+ * most requests never meet one and the blocks decide the tail; above, they reach the median too.
+ */
+export function blockShareText(eluWith: number, eluWithout: number): string {
+  const share = eluWith - eluWithout;
+  if (share <= 0)
+    return `The loop was busy ${wb.pct(eluWith)} of the time (ELU, read inside the app), against ${wb.pct(eluWithout)} without the blocks: no more with them, so the blocks were too short or too rare to measure here.`;
+  const head = `The loop was busy ${wb.pct(eluWith)} of the time (ELU, read inside the app), against ${wb.pct(eluWithout)} without the blocks: they took about ${wb.pct(share)} of it`;
+  if (share < 0.5)
+    return `${head}, less than half, so most cheap requests never meet a block: the blocks decide p90 and p99 far more than the median.`;
+  return `${head}, more than half, so most cheap requests meet a block: the blocks reach the median too.`;
+}
+
+/** Whether the paced load generator kept its schedule: its worst p99 send lag against the gap between two requests. */
+export function scheduleText(lag: { p99: number; worst: string }, gapMs: number): string {
+  const head = `The load generator sent each request at most ${wb.fmt(lag.p99)} ms late at p99 (worst: ${lag.worst})`;
+  if (lag.p99 > gapMs)
+    return `${head}: more than the ${wb.fmt(gapMs)} ms between two requests, so it was saturated, and that lag is part of the latencies above.`;
+  return `${head}, below the ${wb.fmt(gapMs)} ms between two requests: it kept its schedule, and the latencies are the apps'.`;
+}

@@ -1,5 +1,6 @@
 // Notebook 03's own helpers (the shared harness, `wb`, keeps what two notebooks use).
 import { spawnSync } from "node:child_process";
+import path from "node:path";
 import * as wb from "@workbook/harness";
 
 /** A load generator's flags as a command line gives them: threads (-t), connections (-c), duration (-d or -z). */
@@ -63,4 +64,267 @@ export function asPublished(rows: { study: string; published: string; ran: wb.Lo
       "what differs": [...differences(row.published, row.ran), ...(row.also ? [row.also] : [])].join("; ") || "nothing",
     })),
   );
+}
+
+// One validator timed on its own, outside any server (tests/unit/validator-cost.test.js).
+
+/** One validator's price, measured outside any server by apps/frameworks/lib/validator-cost.js. */
+export interface ValidatorCost {
+  /**
+   * "ajv" (fastify.js, express.js), "typebox" (what Elysia runs: its exact-mirror normalisation,
+   * then TypeBox's compiled check) or "none" (the control).
+   */
+  validator: string;
+  /** "Node 26.10.0", "Bun 1.4.5": where it ran. */
+  runtime: string;
+  /** Size of the JSON body (SAMPLE_VALID_BODY, the order of apps/frameworks/lib/payloads.js) and its line items. */
+  bodyBytes: number;
+  items: number;
+  /** Parses (and validations) per batch, chosen so that a batch lasts at least 20 ms. */
+  iterations: number;
+  batches: number;
+  /** Median ns to parse the body, and to parse and validate it. */
+  parseNs: number;
+  parseAndValidateNs: number;
+  /** Median of the batches' (parse and validate - parse) in ns: the validation alone. */
+  validateNs: number;
+  /**
+   * Median of the batches' parse / (parse and validate): the share of its throughput a loop that
+   * only parses keeps when it validates too. Not a server's on/off: a server does much more.
+   */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+}
+
+export interface ValidatorCostOptions {
+  validator: "ajv" | "typebox" | "none";
+  /** Binary of the runtime to measure on (a RuntimeEntry's `binary`); default: this Node. */
+  runtime?: string;
+  /** Measured batches; default 21. */
+  batches?: number;
+  /** Time limit of the measurement; default 60,000 ms. */
+  timeoutMs?: number;
+}
+
+const SCRIPT = path.join(wb.appsDir, "frameworks", "lib", "validator-cost.js");
+
+/**
+ * Times a body validator of POST /validate on its own, in a child process on the runtime given:
+ * parse-only against parse-and-validate of the same body, in alternating batches. A load test
+ * shows what validation costs a whole request; this shows the validator's own share of it.
+ * Rejects with the script's stderr when it fails (a validator that rejects the valid body or
+ * accepts the invalid one fails) or outlives `timeoutMs` (default 60000). Runs
+ * `apps/frameworks/lib/validator-cost.js` through `wb.measureScript` (on the apps' CPU): batches of at
+ * least 20 ms, after 5 warm-up batches; `batches` (default 21) measured. `validator`: "ajv" (Ajv 8
+ * with fastify's default options: fastify.js and express.js), "typebox" (what Elysia runs: its
+ * exact-mirror normalisation, then TypeBox's compiled check) or "none" (the control). `ratio` is the
+ * median of the batches' parse / parse-and-validate: the throughput a parse-only loop keeps when it
+ * validates too, not a server's on/off.
+ */
+export function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
+  return wb.measureScript<ValidatorCost>(SCRIPT, {
+    args: [opts.validator, String(opts.batches ?? 21)],
+    runtime: opts.runtime,
+    timeoutMs: opts.timeoutMs,
+  });
+}
+
+// Published framework benchmarks, quoted (not measured here): tests/unit/published.test.js.
+
+/**
+ * Published framework benchmarks, quoted (not measured here) so that a notebook can set its own
+ * ratios beside them. Absolute req/s from another machine, Node and load generator cannot be
+ * compared with ours; each table's ratios to its own node:http row can.
+ */
+export interface PublishedRow {
+  /** As the source names it. */
+  label: string;
+  /** The matching framework of harness/src/frameworks.ts, or null when the workbook has none. */
+  framework: string | null;
+  /** Requests per second as published; null when the source shows no figure. */
+  reqPerSec: number | null;
+  /** Mean latency as published, ms, where the source printed it (for Little's law). */
+  meanLatencyMs?: number;
+  /** Why there is no figure, or anything else the source says about the row. */
+  note?: string;
+}
+
+export interface PublishedTable {
+  id: string;
+  /** Short name for table headers. */
+  title: string;
+  /** Where the figures come from and how they were taken. */
+  source: string;
+  runtime: string;
+  /** The command as the source printed it. */
+  command: string;
+  /** Connections the command asked for. */
+  connections: number;
+  /** The machine, as far as the source names it. */
+  machine: string;
+  /** Where the load generator ran, as the source states it. */
+  generatorRan: string;
+  /** Connections the generator reported it could not open, per run, where the source printed them. */
+  connectErrors?: number;
+  /** The label of the row every ratio is taken against (the source's plain node:http server). */
+  baseline: string;
+  rows: PublishedRow[];
+}
+
+export const published2022: PublishedTable = {
+  id: "study-2022",
+  title: "2022 study",
+  source:
+    "A 2022 blog post's framework table (Node 16, wrk -t12 -c500 -d5m --latency; its address was not kept with the figures), which printed transfer/s, latency and memory (37-60 MB) beside req/s.",
+  runtime: "Node 16",
+  command: "wrk -t12 -c500 -d5m --latency",
+  connections: 500,
+  machine: "not given",
+  generatorRan: "not stated",
+  connectErrors: 251,
+  baseline: "http",
+  rows: [
+    { label: "http", framework: "node-http", reqPerSec: 39_006, meanLatencyMs: 6.18 },
+    {
+      label: "trek-engine",
+      framework: null,
+      reqPerSec: 36_037,
+      note: "left out, though it is on npm (1.0.5): it looks abandoned, every dependency pinned to an exact 2017-era release (cookies 0.7.1, accepts 1.3.4), and a benchmark of it would measure those old packages as much as the framework",
+    },
+    { label: "micro", framework: "micro", reqPerSec: 34_086 },
+    { label: "fastify", framework: "fastify", reqPerSec: 31_470 },
+    { label: "koa", framework: "koa", reqPerSec: 30_671 },
+    {
+      label: "egg",
+      framework: null,
+      reqPerSec: 13_294,
+      note: "left out: an egg app is a folder started as a cluster (egg-scripts forks a master, an agent and one worker per core), with default plugins and logs written to files; set against single-process servers it would compare deployments, not frameworks (apps/frameworks/README.md)",
+    },
+    { label: "express", framework: "express", reqPerSec: 9_930 },
+  ],
+};
+
+export const publishedFastifyBenchmarks: PublishedTable = {
+  id: "fastify-benchmarks-2026-07",
+  title: "fastify/benchmarks 2026-07",
+  source:
+    "fastify/benchmarks (https://github.com/fastify/benchmarks), July 2026: one warm-up run, then one measured run per framework on a 4 vCPU CI runner, load generator on the same machine; averages only, no repeats.",
+  runtime: "Node 24",
+  command: "autocannon -c 100 -d 40 -p 10",
+  connections: 100,
+  machine: "a 4 vCPU CI runner",
+  generatorRan: "on the machine it measured",
+  baseline: "node-http",
+  rows: [
+    { label: "0http", framework: null, reqPerSec: 54_501, note: "not a dependency of the workbook" },
+    { label: "node-http", framework: "node-http", reqPerSec: 47_917 },
+    { label: "micro", framework: "micro", reqPerSec: 47_431 },
+    { label: "fastify", framework: "fastify", reqPerSec: 46_850 },
+    { label: "hono", framework: "hono", reqPerSec: 40_188 },
+    { label: "koa", framework: "koa", reqPerSec: 35_724 },
+    { label: "express", framework: "express", reqPerSec: 27_794 },
+    { label: "restify", framework: "restify", reqPerSec: null, note: "N/A: crashes on Node 24" },
+  ],
+};
+
+/**
+ * Published framework benchmarks: a 2022 study (Node 16, `wrk -t12 -c500 -d5m --latency`; also
+ * `published2022`) and fastify/benchmarks of July 2026 (Node 24, `autocannon -c 100 -d 40 -p 10`).
+ * Each row names its framework in the registry, or null with a `note` saying why the workbook leaves
+ * it out (trek-engine, egg, 0http); `reqPerSec` null where there is no figure.
+ *
+ * @example
+ * const published = here.publishedTables.map((t) => ({ title: t.title, ratios: here.publishedRatios(t) }));
+ */
+export const publishedTables: readonly PublishedTable[] = [published2022, publishedFastifyBenchmarks];
+
+export interface PublishedRatio extends PublishedRow {
+  /** reqPerSec / the baseline row's reqPerSec; null without a figure. */
+  ratio: number | null;
+}
+
+/** Each row of `table` with its req/s divided by the table's own baseline row (its node:http server); `ratio` null without a figure. Throws a plain Error when the baseline row has no figure. */
+export function publishedRatios(table: PublishedTable): PublishedRatio[] {
+  const base = table.rows.find((r) => r.label === table.baseline)?.reqPerSec;
+  if (!base) throw new Error(`${table.id}: baseline row ${JSON.stringify(table.baseline)} has no figure`);
+  return table.rows.map((r) => ({ ...r, ratio: r.reqPerSec === null ? null : r.reqPerSec / base }));
+}
+
+/**
+ * Little's law on each row of `table` that printed a mean latency, at the connections its command
+ * asked for (wb.littlesLaw). The 2022 `http` row: 39,006 req/s x 6.18 ms = 241 in flight of
+ * 500; `openConnectionsText` sets that against the connections that opened.
+ */
+export function publishedInFlight(table: PublishedTable): wb.InFlight[] {
+  return table.rows.flatMap((r) =>
+    r.reqPerSec === null || r.meanLatencyMs === undefined
+      ? []
+      : [
+          wb.littlesLaw({
+            name: r.label,
+            label: `${table.title}: ${r.label}`,
+            connections: table.connections,
+            reqPerSec: r.reqPerSec,
+            meanLatencyMs: r.meanLatencyMs,
+          }),
+        ],
+  );
+}
+
+/** Each row's price of validating: bare req/s over validated req/s (1.31 = 31 % more requests without it), the ratio notebook 03's validation table measures (Elysia 1.31, Encore 1.45). */
+export function publishedValidationCosts(
+  table: wb.PublishedValidationTable,
+): (wb.PublishedValidationRow & { cost: number })[] {
+  return table.rows.map((r) => ({ ...r, cost: r.bare / r.validated }));
+}
+
+// Sentences whose wording depends on the run.
+
+/**
+ * Little's law on a published table's row (publishedInFlight) against the connections its command
+ * asked for and those its generator could open (connections - connectErrors): which of the two the
+ * requests in flight match, computed from the quoted figures.
+ */
+export function openConnectionsText(table: PublishedTable, row: wb.InFlight): string {
+  const law = `By Little's law the ${row.name} row kept ${wb.fmt(row.reqPerSec)} req/s × ${wb.fmt(row.meanLatencyMs)} ms = ${wb.fmt(row.inFlight)} requests in flight, ${wb.pct(row.busyShare)} of the ${wb.fmt(table.connections)} connections \`${table.command}\` asked for.`;
+  if (table.connectErrors === undefined) return law;
+  const open = table.connections - table.connectErrors;
+  const nearOpen = Math.abs(row.inFlight - open) < Math.abs(row.inFlight - table.connections);
+  return (
+    `${law} Its generator printed ${wb.fmt(table.connectErrors)} connect errors a run: ${wb.fmt(open)} connections were open, ` +
+    `and ${wb.fmt(row.inFlight)} of them busy is ${wb.pct(row.inFlight / open)}. ` +
+    (nearOpen
+      ? `The table was measured at about ${wb.fmt(open)} connections, not the ${wb.fmt(table.connections)} its command line says.`
+      : `In flight sits nearer the ${wb.fmt(table.connections)} asked for than the ${wb.fmt(open)} open: the errors do not explain the row.`)
+  );
+}
+
+/** One route's CPU time per request for two servers (µs): `a` the one compared against. */
+export interface RouteCost {
+  route: string;
+  a: number;
+  b: number;
+}
+
+/**
+ * Whether more work per request narrowed the gap between two servers: b's CPU time per request over
+ * a's on each route, in the order given (cheapest route first), and what the last route did to the
+ * first route's gap (a change under 10 % is "about the same").
+ */
+export function routeGapText(a: string, b: string, rows: readonly RouteCost[]): string {
+  if (rows.length < 2)
+    throw new wb.WorkbookError(
+      "WB_BAD_OPTION",
+      `routeGapText: needs two routes or more, the cheapest first; got ${rows.length}`,
+    );
+  const gaps = rows.map((r) => ({ route: r.route, gap: r.b / r.a }));
+  const each = gaps.map((g) => `${wb.times(g.gap)} on \`${g.route}\``);
+  const first = gaps[0];
+  const last = gaps[gaps.length - 1];
+  const change = last.gap / first.gap;
+  let verdict = `the gap stayed about the same from \`${first.route}\` to \`${last.route}\``;
+  if (change < 0.9) verdict = `the extra work of \`${last.route}\` narrowed the gap`;
+  if (change > 1.1) verdict = `the extra work of \`${last.route}\` widened the gap`;
+  return `${b} used ${each.join(", ")} of ${a}'s CPU time per request: ${verdict}.`;
 }

@@ -173,7 +173,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (interrupted) return
     interrupted = true
     console.error(`\nmake compare: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}: stopping both servers`)
-    wb.stopAll()
+    internal
+      .stopAll()
       .catch(() => {})
       .finally(() => {
         cleanup()

@@ -5,7 +5,7 @@ const wb = require('@workbook/harness')
 const internal = require('@workbook/harness/internal')
 
 wb.withApp('loop-blocking', async (app) => {
-  const alone = await wb.pacedLoad({ target: app, path: '/cheap', rate: 200, seconds: 2 })
+  const alone = await internal.pacedLoad({ target: app, path: '/cheap', rate: 200, seconds: 2 })
   console.log(`/cheap alone: p99 ${alone.latencyMs.p99} ms, ${alone.totalRequests} answers, ${alone.non2xx} non-2xx`)
   const r = await internal.contention(
     { key: 'blocked', target: app, background: { path: '/expensive', rate: 4 }, metrics: true },

@@ -4,11 +4,12 @@
 // stopAll() ends whatever is still running. Any Node server file works: the harness learns its port.
 // Run: node_modules/node/bin/node harness/samples/own-server.js [path/to/server.js] [/route]
 const wb = require('@workbook/harness')
+const internal = require('@workbook/harness/internal')
 
 async function main() {
   const file = process.argv[2] || 'notebooks/your-server/server.js'
   const route = process.argv[3] || '/'
-  const app = await wb.startApp(file)
+  const app = await internal.startApp(file)
   try {
     console.log(`${app.name} listens on ${app.url} (pid ${app.pid}); running: ${wb.running().length} app(s)`)
     const res = await fetch(`${app.url}${route}`)
@@ -18,7 +19,7 @@ async function main() {
   } finally {
     await app.stop()
   }
-  wb.stopAll() // nothing left here; after an error elsewhere, this is how to end every app
+  internal.stopAll() // nothing left here; after an error elsewhere, this is how to end every app
   console.log(`running after stop: ${wb.running().length} app(s)`)
 }
 

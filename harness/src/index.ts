@@ -1,11 +1,12 @@
 /**
  * @workbook/harness: the measurement harness of the Node Performance Workbook, as `wb.` in the
- * notebooks. Its runtime names are what at least two notebooks or exercises use, or what a learner
- * calls on a server of their own (tests/unit/architecture.test.js keeps both true, and at most 60);
- * each is named in harness/README.md and documented in its doc comment (`make reference`). What one lesson, a script or a sample needs besides sits
- * behind @workbook/harness/internal; grading behind @workbook/harness/exercises. The folders, lowest
- * first (each imports only from those before it): core, charts, apps, load, profiles, diagnose,
- * experiments, published, prose.
+ * notebooks. Its runtime names are what at least two notebooks or exercises use
+ * (tests/unit/architecture.test.js keeps that true, and at most 60, listing the few still to move);
+ * each is named in harness/README.md and documented in its doc comment (`make reference`). What one
+ * notebook alone uses lives beside it (notebooks/NN-name.ts); what scripts, samples and tests need
+ * besides sits behind @workbook/harness/internal; grading behind @workbook/harness/exercises. The
+ * folders, lowest first (each imports only from those before it): core, charts, apps, load,
+ * profiles, diagnose, experiments, published, prose.
  */
 
 // core/: settings, the machine, numbers, results, errors
@@ -16,8 +17,9 @@ export type { Fingerprint } from "./core/fingerprint";
 export { fmt, pct, times } from "./core/format";
 export { measuringGenerator } from "./core/generator";
 export type { GeneratorChoice, GeneratorName } from "./core/generator";
-export { repoRoot } from "./core/paths";
+export { appsDir, repoRoot } from "./core/paths";
 export { pinning } from "./core/pinning";
+export { notMeasured } from "./core/readings";
 export type { Pinning } from "./core/pinning";
 export { saveResults } from "./core/results";
 export { SATURATION_CPU_PERCENT, settings } from "./core/settings";
@@ -36,7 +38,6 @@ export { lines } from "./charts/lines";
 export type { SeriesPoint } from "./charts/lines";
 export { memoryChart } from "./charts/memory";
 export type { OpsRow } from "./charts/micro";
-export { perSecond } from "./charts/per-second";
 export { show, stack } from "./charts/plot";
 export type { Chart, ChartMeta } from "./charts/plot";
 export { markdownTable } from "./charts/tables";
@@ -45,16 +46,15 @@ export { markdownTable } from "./charts/tables";
 export type { ConformanceResult, RouteCheck } from "./apps/conformance";
 export { frameworkByName, frameworkVersion } from "./apps/frameworks";
 export type { FrameworkEntry } from "./apps/frameworks";
-export { running, stopAll } from "./apps/lifecycle";
+export { running } from "./apps/lifecycle";
 export type { AppRef } from "./apps/registry";
 export type { RuntimeEntry } from "./apps/runtimes";
-export { startApp, withApp, withApps } from "./apps/start";
+export { withApp, withApps } from "./apps/start";
 export type { AppHandle, StartOptions } from "./apps/start";
 
 // load/: every number measured under load
 export type { ContentionResult, ContentionTotals } from "./load/contention";
 export type { FreshLoadResult } from "./load/fresh";
-export { pacedLoad } from "./load/paced";
 export type { PacedResult } from "./load/paced";
 export { advantage, interleavedLoads } from "./load/rounds";
 export type { InterleavedRun, InterleaveTarget, RatioMetric, Advantage, RatioReading } from "./load/rounds";
@@ -83,12 +83,19 @@ export type { CompareSide } from "./compare/sides";
 export type { Change, FloorRow, Verdict, VerdictKind } from "./compare/stats";
 
 // experiments/: measurements outside a server
-export type { MicrobenchOptions, MicrobenchResult, MicroTask, MicroGain } from "./experiments/microbench";
 export { frameShare, gainCeiling } from "./experiments/request-share";
 export type { GainPart } from "./experiments/request-share";
+export { measureScript, runChild } from "./experiments/script";
+export type { ChildOptions, ChildRun, ScriptOptions } from "./experiments/script";
 export { timerDrift } from "./experiments/timer-drift";
-export type { V8View, V8ViewOptions, ShapesReport, Deopt } from "./experiments/v8-view";
-export type { ValidatorCost } from "./experiments/validator-cost";
+
+// published/: figures quoted from articles and benchmarks, never measured, that two notebooks read
+export { publishedElysiaEncore } from "./published/frameworks";
+export type { PublishedValidationRow, PublishedValidationTable } from "./published/frameworks";
+export { littlesLaw } from "./published/little";
+export type { InFlight } from "./published/little";
+export { publishedOsgood } from "./published/osgood";
+export { publishedSwiftNode } from "./published/swift-node";
 
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
 export { checklist } from "./prose/checks";

@@ -1,7 +1,7 @@
 'use strict'
 // Integration: timings that must show a difference (tests/integration/, make test-integration).
 const { test } = require('node:test')
-const { validatorCost } = require('@workbook/harness/internal')
+const { validatorCost } = require('../../notebooks/03-frameworks.ts')
 const { SAMPLE_VALID_BODY } = require('../../apps/frameworks/lib/payloads')
 
 // Notebook 03 times each validator on its own beside the framework-level price, and asserts that

@@ -36,8 +36,8 @@ def test_the_reference_builds_from_the_doc_comments_without_a_warning():
     assert took < 60, f"the reference took {took:.0f} s to build"
     # One folder per entry: wb. (index.ts), lesson. (internal.ts), ex. (exercises/index.ts).
     pages = {
-        "index": ("runLoad", "startApp", "spreadText"),
-        "internal": ("microbench", "contention"),
+        "index": ("runLoad", "withApp", "spreadText"),
+        "internal": ("startApp", "contention"),
         "exercises": ("checkExercise", "printCheck"),
     }
     for entry, names in pages.items():

@@ -47,7 +47,7 @@ test('saveResults writes results/<notebook>.json with the fingerprint', (t) => {
 })
 
 test("perSecond draws a result's per-second series; refuses one without samples", (t) => {
-  const h = require('@workbook/harness')
+  const h = require('@workbook/harness/internal')
   const result = { label: 'hello-http /', series: secondSamples(['warm-up', 'run 1', 'run 2'], 3) }
   const chart = h.perSecond(result)
   t.assert.match(chart.svg, /hello-http \//)

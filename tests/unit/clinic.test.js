@@ -3,7 +3,6 @@ const { test } = require('node:test')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const hi = require('@workbook/harness/internal')
 const { internal } = require('./helpers')
 const { readFlameSamples } = internal('profiles/clinic-samples')
 const { readDoctorData } = internal('profiles/clinic')
@@ -17,7 +16,7 @@ function flameDir(t, ticks) {
 }
 
 test("readFlameSamples counts self and total shares per frame and marks the app's own frames", (t) => {
-  const appDir = path.join(hi.appsDir, 'etag-slow')
+  const appDir = path.join(require('@workbook/harness').appsDir, 'etag-slow')
   const main = { name: 'main node:internal/main:1:1', type: 'JS' }
   const listener = { name: `listener ${appDir}/util.js:25:13`, type: 'JS' }
   const dep = { name: `emit ${appDir}/node_modules/restify/lib/x.js:3:1`, type: 'JS' }

@@ -7,11 +7,11 @@ const path = require('node:path')
 const hi = require('@workbook/harness/internal')
 const { startApp } = require('./helpers').internal('apps/start')
 
-const compiled = path.join(hi.appsDir, '..', 'build', 'compiled')
+const compiled = path.join(require('@workbook/harness').appsDir, '..', 'build', 'compiled')
 const leftOver = () => (fs.existsSync(compiled) ? fs.readdirSync(compiled) : null)
 
 test('a standalone app takes no runtime and no runtime flags', async (t) => {
-  const entry = path.join(hi.appsDir, 'hello-http', 'server.js')
+  const entry = path.join(require('@workbook/harness').appsDir, 'hello-http', 'server.js')
   for (const opts of [{ runtime: process.execPath }, { nodeArgs: ['--cpu-prof'] }]) {
     await t.assert.rejects(
       startApp({ name: 'x', entry }, { standalone: true, ...opts }),
@@ -22,7 +22,7 @@ test('a standalone app takes no runtime and no runtime flags', async (t) => {
 
 test('withBunCompiled builds one executable in build/compiled, runs it standalone, and leaves nothing behind', async (t) => {
   const bun = hi.runtimes().find((r) => r.name === 'bun')
-  const entry = path.join(hi.appsDir, 'frameworks', 'node-http.js')
+  const entry = path.join(require('@workbook/harness').appsDir, 'frameworks', 'node-http.js')
   const before = leftOver()
   if (!bun.present) {
     await t.assert.rejects(
@@ -56,7 +56,7 @@ test('withBunCompiled builds one executable in build/compiled, runs it standalon
   )
   t.assert.deepStrictEqual(leftOver(), before)
   await t.assert.rejects(
-    hi.withBunCompiled(path.join(hi.appsDir, 'no-such.js'), async () => null),
+    hi.withBunCompiled(path.join(require('@workbook/harness').appsDir, 'no-such.js'), async () => null),
     /no such file/,
   )
 })

@@ -2,6 +2,9 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
+// What notebooks 01 and 03 alone use lives beside them (notebooks/NN-name.ts).
+const nb01 = require('../../notebooks/01-slow-etag-server.ts')
+const nb03 = require('../../notebooks/03-frameworks.ts')
 const { internal, spin } = require('./helpers')
 const { startApp } = internal('apps/start')
 const { doctorSampling } = require('./helpers').internal('profiles/doctor')
@@ -32,7 +35,7 @@ test('timerDrift: the timer waits for the work after it and for its own delay, r
 })
 
 test("published etag ratios are computed from the article's rows: a ratio follows its rows, like for like or not", (t) => {
-  const etag = internal('published/etag')
+  const etag = nb01
   const row = (step) => etag.publishedEtag.rows.find((r) => r.step === step)
   const { fix, optimisation } = etag.publishedEtagRatios()
   t.assert.strictEqual(fix.ratio, row('fixed').reqPerSec / row('slow').reqPerSec)
@@ -54,8 +57,8 @@ test("published etag ratios are computed from the article's rows: a ratio follow
 })
 
 test("Little's law on the article's rows: in flight = req/s x mean latency, and the row furthest from its connections named", (t) => {
-  const etag = internal('published/etag')
-  const { inFlightText } = internal('prose/findings')
+  const etag = nb01
+  const { inFlightText } = nb01
   const rows = etag.publishedEtagInFlight()
   t.assert.deepStrictEqual(
     rows.map((r) => r.step),
@@ -85,7 +88,7 @@ test("Little's law on the article's rows: in flight = req/s x mean latency, and 
 })
 
 test("warningTrace keeps the warning down to the app's frame, past Node's own", (t) => {
-  const { warningTrace } = internal('apps/warnings')
+  const { warningTrace } = nb01
   const stderr = [
     'listening on 3000',
     '(node:9050) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 after listeners added',
@@ -141,7 +144,7 @@ test('calleesOf refuses a frame that is not in the flame graph', (t) => {
 
 /** The line of etag-fixed/util.js that hashes the body (JSON.stringify), 1-based, found in the file itself. */
 function stringifyLine() {
-  const file = require('node:path').join(hi.appsDir, 'etag-fixed', 'util.js')
+  const file = require('node:path').join(h.appsDir, 'etag-fixed', 'util.js')
   const lines = require('node:fs').readFileSync(file, 'utf8').split('\n')
   return lines.findIndex((l) => l.includes('JSON.stringify(res._body)')) + 1
 }
@@ -149,8 +152,8 @@ function stringifyLine() {
 // A tiny V8 profile: etaggerMiddleware and afterListener in etag-fixed/util.js, seed in etag-slow/app.js.
 function etagProfile() {
   const path = require('node:path')
-  const util = path.join(hi.appsDir, 'etag-fixed', 'util.js')
-  const app = path.join(hi.appsDir, 'etag-slow', 'app.js')
+  const util = path.join(h.appsDir, 'etag-fixed', 'util.js')
+  const app = path.join(h.appsDir, 'etag-slow', 'app.js')
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
   const hashLine = stringifyLine()
   return {
@@ -185,22 +188,22 @@ function etagProfile() {
 
 test('fileShare adds up the attributed shares of one file and refuses a file with no frame', (t) => {
   const flame = cpuFlame(etagProfile())
-  const share = hi.fileShare(flame, 'etag-fixed/util.js')
+  const share = nb01.fileShare(flame, 'etag-fixed/util.js')
   t.assert.ok(Math.abs(share.share - 10 / 12) < 1e-9, `share ${share.share}`)
   t.assert.deepStrictEqual(
     share.frames.map((f) => f.name),
     ['afterListener', 'etaggerMiddleware'],
   )
-  t.assert.ok(Math.abs(hi.fileShare(flame, 'etag-slow/app.js').share - 2 / 12) < 1e-9)
+  t.assert.ok(Math.abs(nb01.fileShare(flame, 'etag-slow/app.js').share - 2 / 12) < 1e-9)
   t.assert.throws(
-    () => hi.fileShare(flame, 'etag-slow/util.js'),
+    () => nb01.fileShare(flame, 'etag-slow/util.js'),
     /no frame of the app's code in a file ending "etag-slow\/util.js"/,
   )
 })
 
 test('selfTicksByLine gives each line its source text, and null where the file cannot be read', (t) => {
   const fs = require('node:fs')
-  const source = fs.readFileSync(require('node:path').join(hi.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
+  const source = fs.readFileSync(require('node:path').join(h.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
   const ticks = hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
   t.assert.strictEqual(ticks.samples, 4)
   const at = stringifyLine()
@@ -286,9 +289,9 @@ for (const [server, ceiling] of [
 }
 
 test("Little's law on the 2022 table: its http row matches the connections that opened, not those asked for", (t) => {
-  const fw = internal('published/frameworks')
-  const { littlesLaw } = internal('published/little')
-  const { openConnectionsText } = internal('prose/findings')
+  const fw = { ...nb03, ...require('@workbook/harness') }
+  const { littlesLaw } = h
+  const { openConnectionsText } = nb03
   const rows = fw.publishedInFlight(fw.published2022)
   // Only the rows that printed a mean latency are read: the http row, 39,006 req/s x 6.18 ms.
   t.assert.deepStrictEqual(
@@ -320,7 +323,7 @@ test("Little's law on the 2022 table: its http row matches the connections that 
 })
 
 test("the Elysia-vs-Encore rows: the price of validating is bare over validated req/s, and Encore's row says why it cannot run", (t) => {
-  const fw = internal('published/frameworks')
+  const fw = { ...nb03, ...require('@workbook/harness') }
   const costs = fw.publishedValidationCosts(fw.publishedElysiaEncore)
   for (const r of costs) t.assert.ok(Math.abs(r.cost - r.bare / r.validated) < 1e-12, r.label)
   const encore = costs.find((r) => r.label === 'Encore.ts')
@@ -334,7 +337,7 @@ test("the Elysia-vs-Encore rows: the price of validating is bare over validated 
 
 test('callersOf lists what called a frame, level by level, with the share that reached it through each', (t) => {
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = require('node:path').join(hi.appsDir, 'etag-slow', 'util.js')
+  const util = require('node:path').join(h.appsDir, 'etag-slow', 'util.js')
   const flame = cpuFlame({
     nodes: [
       { id: 1, callFrame: frame('(root)', '', -1), children: [2, 6] },
@@ -364,7 +367,7 @@ test('callersOf lists what called a frame, level by level, with the share that r
 
 test('a frame reference with a line tells two anonymous functions of one file apart', (t) => {
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = require('node:path').join(hi.appsDir, 'etag-slow', 'util.js')
+  const util = require('node:path').join(h.appsDir, 'etag-slow', 'util.js')
   const flame = cpuFlame({
     nodes: [
       { id: 1, callFrame: frame('(root)', '', -1), children: [2, 4] },
@@ -402,7 +405,7 @@ test('a frame reference with a line tells two anonymous functions of one file ap
 
 test("frameSource reads the line an app frame starts on, and gives null for Node's own frames", (t) => {
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = require('node:path').join(hi.appsDir, 'etag-slow', 'util.js')
+  const util = require('node:path').join(h.appsDir, 'etag-slow', 'util.js')
   const lines = require('node:fs').readFileSync(util, 'utf8').split('\n')
   const at = lines.findIndex((l) => l.includes("server.on('after'")) + 1
   const flame = cpuFlame({

@@ -13,9 +13,14 @@ const { cpuList } = internal('core/pinning')
 const { readings } = internal('core/readings')
 // With WORKBOOK_READINGS=none no process can be read: a tree is its root alone and every reading null.
 const NONE = readings().mode === 'none'
-const { workerLevels, spreading, readProcessStats } = internal('experiments/every-core')
+const {
+  workerLevels,
+  spreading,
+  readProcessStats,
+  perCore,
+  publishedThreading,
+} = require('../../notebooks/07-every-core.ts')
 const { coresPlanText } = internal('prose/findings')
-const { perCore, publishedThreading } = internal('published/cores')
 
 const NODE = process.execPath
 const ROOT = path.join(__dirname, '..', '..')
@@ -263,7 +268,7 @@ test("publishedThreading: no study published its cores, so perCore divides only 
 })
 
 test("publishedSwiftNode: the study's routes map to the workbook's, every Swift server says why it cannot run here", (t) => {
-  const study = require('@workbook/harness/internal').publishedSwiftNode
+  const study = require('@workbook/harness').publishedSwiftNode
   t.assert.deepStrictEqual(
     study.routes.map((r) => r.path),
     ['/blog', '/json'],

@@ -4,7 +4,7 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
-const { internal } = require('./helpers')
+const nb05 = require('../../notebooks/05-micro-optimisations.ts')
 const { catalogue, page, route } = require('../../apps/lib/shop')
 const work = require('../../apps/lib/shop-work')
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
@@ -12,36 +12,36 @@ const { cpuFlame } = require('./helpers').internal('profiles/flame')
 const FAST = { timeMs: 40, warmupMs: 10 }
 
 test('microbench: every task with ops/s and a margin; a dropped result runs faster; constants are flagged', async (t) => {
-  const r = await hi.microbench('micro/lies.js', FAST)
+  const r = await nb05.microbench('micro/lies.js', FAST)
   t.assert.strictEqual(r.file, 'micro/lies.js')
   t.assert.match(r.runtime, /^Node /)
   t.assert.ok(r.floorNs > 0 && r.tasks.length === 4, JSON.stringify(r))
   for (const task of r.tasks) t.assert.ok(task.opsPerSec > 0 && task.rme >= 0 && task.samples > 0, task.name)
-  const kept = hi.microTask(r, 'build an object, result kept')
-  const dropped = hi.microTask(r, 'build an object, result dropped')
+  const kept = nb05.microTask(r, 'build an object, result kept')
+  const dropped = nb05.microTask(r, 'build an object, result dropped')
   t.assert.ok(kept.sunk && !dropped.sunk)
   t.assert.ok(kept.meanNs > dropped.meanNs * 2, `kept ${kept.meanNs} ns, dropped ${dropped.meanNs} ns`)
-  t.assert.ok(hi.microTask(r, 'Math.pow of constants, kept').suspect)
-  t.assert.ok(!hi.microTask(r, 'Math.pow of the input, kept').suspect)
+  t.assert.ok(nb05.microTask(r, 'Math.pow of constants, kept').suspect)
+  t.assert.ok(!nb05.microTask(r, 'Math.pow of the input, kept').suspect)
 })
 
 test('microbench fails with the script stderr, and past its time limit', async (t) => {
   // osgood.js needs --allow-natives-syntax for V8's private symbols.
-  await t.assert.rejects(hi.microbench('micro/osgood.js', FAST), (err) => {
+  await t.assert.rejects(nb05.microbench('micro/osgood.js', FAST), (err) => {
     t.assert.strictEqual(err.code, 'WB_NO_REPORT')
     t.assert.match(err.message, /microbench\(micro\/osgood\.js\) failed[\s\S]*SyntaxError/)
     return true
   })
   await t.assert.rejects(
-    hi.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
+    nb05.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
     /did not finish within 300 ms/,
   )
-  await t.assert.rejects(hi.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
-  await t.assert.rejects(hi.microbench('micro/lies.js', { processes: 0 }), /processes must be a whole number >= 1/)
+  await t.assert.rejects(nb05.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
+  await t.assert.rejects(nb05.microbench('micro/lies.js', { processes: 0 }), /processes must be a whole number >= 1/)
 })
 
 test('microbench over several processes: each task keeps the mean of every process and reports their median', async (t) => {
-  const r = await hi.microbench('micro/lies.js', { ...FAST, processes: 3 })
+  const r = await nb05.microbench('micro/lies.js', { ...FAST, processes: 3 })
   t.assert.strictEqual(r.processes, 3)
   for (const task of r.tasks) {
     t.assert.strictEqual(task.perProcessNs.length, 3, task.name)
@@ -54,13 +54,13 @@ test('microbench over several processes: each task keeps the mean of every proce
 test('microTask names the tasks it has; microGain gives the ratio and the range the margins allow', (t) => {
   const task = (name, opsPerSec, rme) => ({ name, opsPerSec, rme, meanNs: 1e9 / opsPerSec })
   const r = { file: 'micro/x.js', tasks: [task('a', 300, 10), task('b', 100, 10)] }
-  t.assert.throws(() => hi.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
-  const g = hi.microGain(r, 'a', 'b')
+  t.assert.throws(() => nb05.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
+  const g = nb05.microGain(r, 'a', 'b')
   t.assert.strictEqual(g.ratio, 3)
   t.assert.ok(Math.abs(g.low - 270 / 110) < 1e-9 && Math.abs(g.high - 330 / 90) < 1e-9, JSON.stringify(g))
-  t.assert.match(hi.microGainText(g), /^a ran \*\*3\.00x\*\* as many operations a second as b \(.*2\.45x–3\.67x\)/)
+  t.assert.match(nb05.microGainText(g), /^a ran \*\*3\.00x\*\* as many operations a second as b \(.*2\.45x–3\.67x\)/)
   t.assert.match(
-    hi.microGainText(hi.microGain(r, 'b', 'a')),
+    nb05.microGainText(nb05.microGain(r, 'b', 'a')),
     /b was the slower one here: a ran \*\*3\.00x\*\*.*2\.45x–3\.67x/,
   )
   t.assert.strictEqual(g.processes, 1)
@@ -70,17 +70,20 @@ test("microGain over several processes: the median of each process's ratio, and 
   // Per process a/b = 3, 1.5, 2.5: the median is 2.5 (not the ratio of the medians, 200/100 = 2).
   const task = (name, perProcessNs) => ({ name, perProcessNs, rme: 1, meanNs: [...perProcessNs].sort()[1] })
   const r = { file: 'micro/x.js', tasks: [task('a', [100, 200, 120]), task('b', [300, 300, 300])] }
-  const g = hi.microGain(r, 'a', 'b')
+  const g = nb05.microGain(r, 'a', 'b')
   t.assert.deepStrictEqual(g, { faster: 'a', slower: 'b', ratio: 2.5, low: 1.5, high: 3, processes: 3 })
-  t.assert.match(hi.microGainText(g), /^a ran \*\*2\.50x\*\* .* \(median of 3 processes, which ranged 1\.50x–3\.00x\)/)
   t.assert.match(
-    hi.microGainText(hi.microGain(r, 'b', 'a')),
+    nb05.microGainText(g),
+    /^a ran \*\*2\.50x\*\* .* \(median of 3 processes, which ranged 1\.50x–3\.00x\)/,
+  )
+  t.assert.match(
+    nb05.microGainText(nb05.microGain(r, 'b', 'a')),
     /b was the slower one here: a ran \*\*2\.50x\*\*.*1\.50x–3\.00x/,
   )
 })
 
 test("v8View: V8's inline caches, tiers and a wrong-map deopt, from apps/micro/shapes-v8.js", async (t) => {
-  const v = await hi.v8View('micro/shapes-v8.js')
+  const v = await nb05.v8View('micro/shapes-v8.js')
   const sites = Object.fromEntries(v.report.sites.map((s) => [s.site, s]))
   t.assert.strictEqual(sites.readOneShape.inlineCache, 'MONOMORPHIC')
   t.assert.strictEqual(sites.readTwoShapes.inlineCache, 'POLYMORPHIC')
@@ -96,7 +99,7 @@ test("v8View: V8's inline caches, tiers and a wrong-map deopt, from apps/micro/s
 })
 
 test('deoptLines reads --trace-deopt lines, named and anonymous', (t) => {
-  const { deoptLines } = internal('experiments/v8-view')
+  const { deoptLines } = nb05
   const out = [
     'hello',
     '[bailout (kind: deopt-eager, reason: wrong map): begin. deoptimizing 0x1 <JSFunction readX (sfi = 0x2)>, 0x3 <Code TURBOFAN_JS>, opt id 7',
@@ -145,8 +148,8 @@ test("predictGain is Amdahl's law; gainCeiling the gain if the parts were free; 
 
 test('lieText: the JIT removed the work, or it did not', (t) => {
   const task = (meanNs) => ({ meanNs })
-  t.assert.match(hi.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
-  t.assert.match(hi.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
+  t.assert.match(nb05.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
+  t.assert.match(nb05.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
 })
 
 test('requestLessonText chooses the conclusion from the measured gain, and says how the prediction did', (t) => {

@@ -21,7 +21,7 @@ function plainServer(t) {
 
 test('pacedLoad sends rate x seconds requests, evenly spaced, and times each one', async (t) => {
   const url = await server(t)
-  const r = await h.pacedLoad({ target: url, path: '/ok', rate: 50, seconds: 1 })
+  const r = await hi.pacedLoad({ target: url, path: '/ok', rate: 50, seconds: 1 })
   t.assert.strictEqual(r.due, 50)
   t.assert.strictEqual(r.totalRequests, 50)
   t.assert.strictEqual(r.statusCodes['200'], 50)
@@ -33,11 +33,11 @@ test('pacedLoad sends rate x seconds requests, evenly spaced, and times each one
 
 test('pacedLoad reports non-2xx answers and socket errors instead of hiding them', async (t) => {
   const url = await server(t)
-  const r = await h.pacedLoad({ target: url, path: '/flaky', rate: 40, seconds: 0.5 })
+  const r = await hi.pacedLoad({ target: url, path: '/flaky', rate: 40, seconds: 0.5 })
   t.assert.strictEqual(r.statusCodes['503'], 10)
   t.assert.strictEqual(r.non2xx, 10)
   t.assert.strictEqual(r.okLatencyMs.count, 10)
-  const dead = await h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 20, seconds: 0.25 })
+  const dead = await hi.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 20, seconds: 0.25 })
   t.assert.strictEqual(dead.errors, 5)
   t.assert.strictEqual(dead.totalRequests, 0)
 })
@@ -55,7 +55,7 @@ function resettingServer(t, which) {
 test('pacedLoad sends a request again, once, when a reused keep-alive connection was reset before any answer', async (t) => {
   // Every connection's second request is reset: the race a server closing an idle connection causes.
   const url = await resettingServer(t, (n) => n === 2)
-  const r = await h.pacedLoad({ target: url, rate: 20, seconds: 0.5 })
+  const r = await hi.pacedLoad({ target: url, rate: 20, seconds: 0.5 })
   t.assert.strictEqual(r.totalRequests, 10)
   t.assert.strictEqual(r.errors, 0)
   t.assert.ok(r.retried >= 4, `retried ${r.retried}`)
@@ -63,7 +63,7 @@ test('pacedLoad sends a request again, once, when a reused keep-alive connection
 
 test('pacedLoad counts other resets as errors, by code, without retrying them', async (t) => {
   const url = await resettingServer(t, () => true) // every request, on a fresh connection too
-  const r = await h.pacedLoad({ target: url, rate: 20, seconds: 0.25 })
+  const r = await hi.pacedLoad({ target: url, rate: 20, seconds: 0.25 })
   t.assert.strictEqual(r.totalRequests, 0)
   t.assert.strictEqual(r.errors, 5)
   t.assert.deepStrictEqual(r.errorCodes, { ECONNRESET: 5 })
@@ -72,11 +72,11 @@ test('pacedLoad counts other resets as errors, by code, without retrying them', 
 
 test('pacedLoad refuses non-loopback targets and unbounded loads before sending anything', async (t) => {
   await t.assert.rejects(
-    h.pacedLoad({ target: 'http://10.0.0.8:3000/', rate: 10, seconds: 1 }),
+    hi.pacedLoad({ target: 'http://10.0.0.8:3000/', rate: 10, seconds: 1 }),
     /only targets loopback/,
   )
-  await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 1e6, seconds: 10 }), /must stay bounded/)
-  await t.assert.rejects(h.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 0, seconds: 1 }), /rate must be > 0/)
+  await t.assert.rejects(hi.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 1e6, seconds: 10 }), /must stay bounded/)
+  await t.assert.rejects(hi.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 0, seconds: 1 }), /rate must be > 0/)
 })
 
 test('loopMetrics reads and resets /__metrics, and fails clearly on an app without it', async (t) => {
@@ -108,7 +108,7 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
     seen.push([req.headers['x-request-start'], performance.timeOrigin + performance.now()])
     res.end('ok')
   })
-  await h.pacedLoad({ target: url, rate: 20, seconds: 0.5, stampHeader: 'x-request-start' })
+  await hi.pacedLoad({ target: url, rate: 20, seconds: 0.5, stampHeader: 'x-request-start' })
   t.assert.strictEqual(seen.length, 10)
   for (const [stamp, at] of seen) {
     t.assert.match(stamp, /^t=\d+\.\d{3}$/)

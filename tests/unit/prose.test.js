@@ -7,20 +7,15 @@ const { internal } = require('./helpers')
 const { spreadText, ratioText, readingText, advantageText, saturationText, durationText, commandText, toolText } =
   internal('prose/describe')
 const { predict, reveal, revealText } = internal('prose/predict')
-const {
-  slowdownText,
-  slowdownCount,
-  doctorText,
-  ceilingText,
-  countText,
-  blockShareText,
-  scheduleText,
-  retainerText,
-  routeGapText,
-} = internal('prose/findings')
+const { doctorText, countText, retainerText } = internal('prose/findings')
+// Sentences one notebook alone writes live beside it (notebooks/NN-name.ts).
+const { slowdownText, slowdownCount, ceilingText } = require('../../notebooks/01-slow-etag-server.ts')
+const { blockShareText, scheduleText } = require('../../notebooks/02-event-loop.ts')
+const { routeGapText } = require('../../notebooks/03-frameworks.ts')
 const { checklist } = internal('prose/checks')
 const { eta, etaSeconds } = internal('prose/eta')
-const { runRows, loadRow } = internal('prose/tables')
+const { loadRow } = internal('prose/tables')
+const { runRows } = require('../../notebooks/00-getting-started.ts')
 const { spread } = internal('core/stats')
 
 /** What `fn` writes to stdout (outside a kernel, markdown() prints its text there), and what it returns or throws. */

@@ -5,13 +5,12 @@
 // as they were. The expected values are typed here from the brief, never read from harness/src, so
 // that a wrong digit in published/*.ts fails this test.
 const { test } = require('node:test')
-const { internal } = require('./helpers')
 
-const { publishedOsgood } = internal('published/osgood')
-const { publishedSwiftNode } = internal('published/swift-node')
-const { publishedEtag } = internal('published/etag')
-const { published2022, publishedFastifyBenchmarks, publishedElysiaEncore } = internal('published/frameworks')
-const { publishedThreading } = internal('published/cores')
+const { publishedOsgood, publishedSwiftNode, publishedElysiaEncore } = require('@workbook/harness')
+// A table one notebook alone quotes lives beside it (notebooks/NN-name.ts).
+const { publishedEtag } = require('../../notebooks/01-slow-etag-server.ts')
+const { published2022, publishedFastifyBenchmarks } = require('../../notebooks/03-frameworks.ts')
+const { publishedThreading } = require('../../notebooks/07-every-core.ts')
 
 const close = (t, actual, expected, digits, what) =>
   t.assert.strictEqual(actual.toFixed(digits), expected.toFixed(digits), `${what}: ${actual}`)

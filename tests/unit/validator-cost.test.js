@@ -1,6 +1,6 @@
 'use strict'
 const { test } = require('node:test')
-const { validatorCost } = require('@workbook/harness/internal')
+const { validatorCost } = require('../../notebooks/03-frameworks.ts')
 
 // The timed measurements of each validator: tests/integration/validator-cost.test.js. These two
 // fail before anything is timed.

@@ -5,7 +5,7 @@ import { type Chart, type ChartMeta, plot } from "./plot";
 import { textTable } from "./tables";
 import { MUTED, PALETTE, SMALL_FONT_PX, textWidth } from "./theme";
 
-/** One micro-benchmark task as a bar: what experiments/microbench.ts measures (a MicroTask fits). */
+/** One micro-benchmark task as a bar: what notebook 05's microbench measures (a MicroTask fits). */
 export interface OpsRow {
   name: string;
   /** Operations per second (the mean of the samples). */

@@ -8,8 +8,8 @@ import { pinning, serverWrap } from "../core/pinning";
  * Measurements that run as a script of their own, in a child process: the notebook's kernel, which
  * runs the load generator and has its own JIT state and heap, stays out of them. One runner,
  * runChild(), used two ways: measureScript() for a script that prints its result as one JSON line
- * (apps/memory-kinds/measure.js, apps/frameworks/lib/validator-cost.js), and reportOf() for the
- * tools that also read the rest of what it printed (microbench, v8View: V8's --trace-deopt lines).
+ * (apps/memory-kinds/measure.js, notebook 03's validatorCost), and as it is by the tools that also
+ * read the rest of what it printed (notebook 05's microbench and v8View: V8's --trace-deopt lines).
  */
 export interface ChildRun {
   /** The script, relative to apps/ when it lies there. */
@@ -70,21 +70,6 @@ export function runChild(file: string, opts: ChildOptions): Promise<ChildRun> {
       resolve({ file: rel, nodeArgs, pinned, stdout, stderr });
     });
   });
-}
-
-/** The last line of stdout that is a JSON object starting with `key`, parsed; else an error showing the output. */
-export function reportOf(run: ChildRun, key: string, who: string): Record<string, unknown> {
-  const line = run.stdout
-    .split("\n")
-    .reverse()
-    .find((l) => l.startsWith(`{"${key}"`));
-  if (!line) {
-    throw new WorkbookError("WB_NO_REPORT", `${who} printed no {"${key}": ...} line`, {
-      stdout: run.stdout.split("\n").slice(-10).join("\n"),
-      stderr: run.stderr.split("\n").slice(-10).join("\n"),
-    });
-  }
-  return JSON.parse(line) as Record<string, unknown>;
 }
 
 export interface ScriptOptions {

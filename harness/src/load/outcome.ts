@@ -21,11 +21,6 @@ export function sumOutcomes(list: readonly Outcome[]): Outcome {
   };
 }
 
-/** The share (0-1) of a load's answers that had `status`, e.g. 503 for the answers a shedding app refused. Takes a LoadResult, a PacedResult or ContentionTotals. */
-export function statusShare(o: Pick<Outcome, "statusCodes" | "totalRequests">, status: number): number {
-  return (o.statusCodes[String(status)] ?? 0) / Math.max(1, o.totalRequests);
-}
-
 /** Answers neither 2xx nor allowed, and errors and timeouts unless allowed: what makes a load test fail. Empty when fine. */
 export function outcomeProblems(
   o: Pick<Outcome, "statusCodes" | "errors" | "timeouts">,

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FlameData, Frame, HotFrame } from "../charts/flame-chart";
+import type { FlameData, Frame } from "../charts/flame-chart";
 import { badOption } from "../core/errors";
 import { repoRoot } from "../core/paths";
 import { frameOf, type V8CpuProfile } from "./flame";
@@ -88,28 +88,6 @@ export function frameSource(frame: Frame): string | null {
   return sourceLines(path.resolve(repoRoot, frame.file))?.[frame.line - 1]?.trim() ?? null;
 }
 
-export interface FileShare {
-  /** The file's frames' attributed shares added up: the busy samples whose nearest app frame is in the file. */
-  share: number;
-  /** The app's frames in that file, by attributed share, hottest first. */
-  frames: HotFrame[];
-}
-
-/**
- * How much of the busy CPU one file of the app's own code accounts for: the attributed shares
- * (own time plus the Node, native and dependency time it caused) of its frames, added up. Each
- * busy sample is attributed to one app frame only, so the sum counts nothing twice. `file` is the
- * end of the path, e.g. "etag-fixed/util.js". Throws when the profile has no app frame in the file.
- */
-export function fileShare(flame: FlameData, file: string): FileShare {
-  const frames = flame.hot
-    .filter((h) => h.category === "user" && h.file.endsWith(file))
-    .sort((a, b) => b.attributedShare - a.attributedShare);
-  if (frames.length === 0)
-    throw badOption("fileShare", `no frame of the app's code in a file ending ${JSON.stringify(file)} in this profile`);
-  return { share: frames.reduce((a, h) => a + h.attributedShare, 0), frames };
-}
-
 export interface CalleeRow extends Frame {
   /** 1 = called directly by the frame, 2 = by one of those... */
   level: number;
@@ -162,7 +140,7 @@ function relatives(flame: FlameData, ref: FrameRef, fn: string, side: "callees" 
  * const callees = lesson.calleesOf(slowProfile.flame, ref).filter((c) => c.level <= 3);
  * const lines = lesson.selfTicksByLine(slowProfile.profile, ref).lines.slice(0, 4);
  * lesson.frameSource(hot); // "server.on('after', (req, res) => {"
- * const etag = lesson.fileShare(fixedProfile.flame, "etag-fixed/util.js"); // { share, frames }
+ * const etag = here.fileShare(fixedProfile.flame, "etag-fixed/util.js"); // { share, frames }
  */
 export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
   const out = new Map<string, CalleeRow>();

@@ -1,5 +1,4 @@
-import { fmt, pct, times } from "../core/format";
-import type { MicroGain, MicroTask } from "../experiments/microbench";
+import { pct, times } from "../core/format";
 import { type GainPart, gainCeiling, predictGain } from "../experiments/request-share";
 import type { Advantage } from "../load/rounds";
 import { ratioText, readingText } from "./describe";
@@ -9,38 +8,6 @@ import { ratioText, readingText } from "./describe";
  * dropped result did to a measurement, and whether micro-gains showed in a whole request. Tested in
  * tests/unit/micro.test.js.
  */
-
-/**
- * "A ran 2.31x as many operations a second as B (their margins of error allow 2.05x–2.60x)", or the other
- * way round; over several processes, their median and the range of their ratios.
- */
-export function microGainText(g: MicroGain): string {
-  const within = (lo: number, hi: number) =>
-    g.processes > 1
-      ? `median of ${g.processes} processes, which ranged ${times(lo)}–${times(hi)}`
-      : `their margins of error allow ${times(lo)}–${times(hi)}`;
-  if (g.ratio >= 1) {
-    const range = within(g.low, g.high);
-    return `${g.faster} ran **${times(g.ratio)}** as many operations a second as ${g.slower} (${range}).`;
-  }
-  const range = within(1 / g.high, 1 / g.low);
-  return `${g.faster} was the slower one here: ${g.slower} ran **${times(1 / g.ratio)}** as many operations a second (${range}).`;
-}
-
-/** What dropping a result did: the JIT removed the work (the dropped task ran at least 3x faster), or it did not. */
-export function lieText(kept: MicroTask, dropped: MicroTask, floorNs: number): string {
-  const ratio = kept.meanNs / dropped.meanNs;
-  const numbers =
-    `Kept, one call took ${fmt(kept.meanNs)} ns; dropped, ${fmt(dropped.meanNs)} ns, ${times(ratio)} less, ` +
-    `against ${fmt(floorNs)} ns for an empty loop.`;
-  if (ratio >= 3) {
-    return (
-      `${numbers} **The dropped result was never built**: the JIT saw that nobody read it and removed the work, ` +
-      "so the benchmark timed an (almost) empty loop. A number like that measures the compiler, not the code."
-    );
-  }
-  return `${numbers} This time the JIT kept the work (less than 3x apart): dropping a result does not always lie, but nothing promises it won't.`;
-}
 
 /** One route's request-level outcome, after over before: the parts made faster, and the two apps measured in the same rounds. */
 export interface RequestLesson {

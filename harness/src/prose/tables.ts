@@ -5,25 +5,6 @@ import type { LoadResult } from "../load/types";
 
 /** Compact rows for markdownTable(): the figures a load test is read by, one row per run or per load. */
 
-/** A run's saturation as a table says it (null: the generator's CPU was not read). */
-const SATURATED = { true: "yes", false: "no", null: "not measured" };
-
-/** One row per measured run: req/s, latency, the server's CPU time per request, both processes' CPU, saturation. */
-export function runRows(r: LoadResult): Record<string, Cell>[] {
-  return r.runs.map((f) => ({
-    run: f.run,
-    "req/s": f.reqPerSec,
-    "p50 ms": f.latencyMs.p50,
-    "p75 ms": f.latencyMs.p75,
-    "p90 ms": f.latencyMs.p90,
-    "p99 ms": f.latencyMs.p99,
-    "server µs/request": f.cpuPerRequestUs,
-    "server CPU %": f.serverCpuPercent,
-    [`${r.generator.name} CPU %`]: f.generatorCpuPercent,
-    "generator saturated": SATURATED[String(f.saturated) as keyof typeof SATURATED],
-  }));
-}
-
 /**
  * One row for a whole load (its runs' medians and ranges), labelled: req/s, transfer/s, the server's
  * CPU time per request, latency at p50, p75, p90 and p99 (wrk's distribution, as the 2022 table

@@ -58,7 +58,8 @@ export interface PublishedHelloTable {
  * http://localhost:3000/hello`, wrk 4.0.0, 2 threads; machine not given): Osgood 0.1.0 (25,261.70
  * req/s, mean 3.26 ms, max 123.57 ms), 0.2.1 (77,449.91, 140.86 µs) and Node 12.7.0 (31,159.16, 321.69
  * µs), µs written as ms. Notebook 05 sets each printed mean beside Little's law's 10 / req/s (Osgood
- * 0.1's is 8x it: wrk's correction after a long tail). `publishedThreading` takes its rows from here.
+ * 0.1's is 8x it: wrk's correction after a long tail). Notebook 07's `publishedThreading` takes its
+ * rows from here.
  */
 export const publishedOsgood: PublishedHelloTable = {
   title: "Osgood 0.1 -> 0.2 (2019)",

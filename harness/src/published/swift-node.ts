@@ -101,7 +101,7 @@ const threadsTest: SwiftNodeTest = {
  * from a second machine; memory at start-up and under two 1-min loads, the ones notebook 03 runs;
  * threads), with `generatorRan` null where the study does not say. Its results are charts only, so
  * there are no figures to set beside a run; no Swift server runs here (`note` says why).
- * `publishedThreading` takes its Perfect and Zewo rows from here.
+ * Notebook 07's `publishedThreading` takes its Perfect and Zewo rows from here.
  */
 export const publishedSwiftNode: SwiftNodeStudy = {
   title: "Server-side Swift vs Node (2016)",
