@@ -585,4 +585,8 @@ test('codeExcerpt names its lines: a range, or one line alone (never "lines 7–
   const { codeExcerpt } = internal('prose/code')
   t.assert.match(codeExcerpt('hello-http/server.js', 1, 3), /^`apps\/hello-http\/server\.js`, lines 1–3:\n\n```js\n/)
   t.assert.match(codeExcerpt('hello-http/server.js', 2, 2), /^`apps\/hello-http\/server\.js`, line 2:\n\n```js\n/)
+  // The harness code a lesson runs, named from the workbook's folder; nothing outside that folder.
+  t.assert.match(codeExcerpt('../harness/preload/probe.cjs', 1, 2), /^`harness\/preload\/probe\.cjs`, lines 1–2:/)
+  t.assert.throws(() => codeExcerpt('../../etc/passwd', 1, 2), /outside the workbook's folder/)
+  t.assert.throws(() => codeExcerpt('hello-http/nothing.js'), /no file apps\/hello-http\/nothing\.js/)
 })

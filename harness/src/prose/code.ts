@@ -3,7 +3,7 @@ import path from "node:path";
 import { diff } from "node:util";
 import { markdown } from "../charts/display";
 import { badOption } from "../core/errors";
-import { appsDir } from "../core/paths";
+import { appsDir, repoRoot } from "../core/paths";
 
 /**
  * The code under test, shown in the notebook: an excerpt of a file in apps/ (syntax-highlighted in
@@ -14,16 +14,20 @@ import { appsDir } from "../core/paths";
 const lang = (file: string) => (/\.[cm]?ts$/.test(file) ? "ts" : "js");
 
 /**
- * Lines `from` to `to` (1-based, inclusive) of `file` (relative to apps/), or the function or block
+ * Lines `from` to `to` (1-based, inclusive) of `file` (relative to apps/; `../` reaches the rest of the
+ * workbook's folder, such as the harness's probe, and nothing outside it), or the function or block
  * that starts at the first line containing `from` when it is a string (up to its closing brace at the
  * same indentation). Returns the Markdown; showCode() displays it.
  */
 export function codeExcerpt(file: string, from: string | number = 1, to?: number): string {
-  const abs = path.join(appsDir, file);
-  if (!fs.existsSync(abs)) throw badOption("showCode", `no file apps/${file}`);
+  const abs = path.resolve(appsDir, file);
+  const shown = path.relative(repoRoot, abs); // "../harness/preload/probe.cjs" shows as harness/preload/probe.cjs
+  if (shown.startsWith("..") || path.isAbsolute(shown))
+    throw badOption("showCode", `${file} is outside the workbook's folder`);
+  if (!fs.existsSync(abs)) throw badOption("showCode", `no file ${shown}`);
   const lines = fs.readFileSync(abs, "utf8").split("\n");
   let start = typeof from === "number" ? from - 1 : lines.findIndex((l) => l.includes(from));
-  if (start < 0) throw badOption("showCode", `apps/${file} has no line containing ${JSON.stringify(from)}`);
+  if (start < 0) throw badOption("showCode", `${shown} has no line containing ${JSON.stringify(from)}`);
   let end = to === undefined ? lines.length - 1 : to - 1;
   if (typeof from === "string" && to === undefined) {
     const indent = /^\s*/.exec(lines[start])![0];
@@ -36,17 +40,20 @@ export function codeExcerpt(file: string, from: string | number = 1, to?: number
     .join("\n")
     .replace(/\s+$/, "");
   const where = start === end ? `line ${start + 1}` : `lines ${start + 1}–${end + 1}`;
-  return `\`apps/${file}\`, ${where}:\n\n\`\`\`${lang(file)}\n${body}\n\`\`\``;
+  return `\`${shown}\`, ${where}:\n\n\`\`\`${lang(file)}\n${body}\n\`\`\``;
 }
 
 /**
  * The code under test, shown in the notebook: lines `from` to `to` (1-based, inclusive) of a file
- * under `apps/`, or, when `from` is a string, the function or block that starts at the first line
+ * under `apps/` (or, with `../`, elsewhere in the workbook's folder: the harness code a lesson runs),
+ * or, when `from` is a string, the function or block that starts at the first line
  * containing it (up to its closing brace at the same indentation); the comment lines just above are
- * included. Throws `WB_BAD_OPTION` for a missing file or no matching line.
+ * included. Throws `WB_BAD_OPTION` for a missing file, one outside the workbook's folder, or no
+ * matching line.
  *
  * @example
  * wb.showCode("hello-http/server.js", "const body");
+ * wb.showCode("../harness/preload/probe.cjs", "const delay ="); // shown as harness/preload/probe.cjs
  */
 export function showCode(file: string, from?: string | number, to?: number): void {
   markdown(codeExcerpt(file, from, to));
