@@ -241,6 +241,9 @@ test('notebook 00 runs in JupyterLab with a live chart that changes, every chart
   t.after(() => fs.rmSync(work, { recursive: true, force: true }))
   const copy = path.join(work, path.basename(NOTEBOOK))
   fs.copyFileSync(NOTEBOOK, copy)
+  // With its own helpers beside it (notebooks/00-getting-started.ts), which it imports as "./00-getting-started".
+  const helpers = NOTEBOOK.replace(/\.ipynb$/, '.ts')
+  if (fs.existsSync(helpers)) fs.copyFileSync(helpers, path.join(work, path.basename(helpers)))
   const nbPath = path.relative(ROOT, copy).split(path.sep).join('/')
 
   const lab = await startLab(t)
