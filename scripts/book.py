@@ -44,8 +44,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_GLOB = "[0-9][0-9]-*.ipynb"
 MACHINE_PREFIX = "Node v"
-# An absolute path to one of clinic's HTML reports (doctor, flame, bubbleprof), as the notebooks print it.
-REPORT_PATH = re.compile(r"(/[^`'\"<>\n]*?\.clinic-[a-z]+\.html)")
+# A path to one of clinic's HTML reports (doctor, flame, bubbleprof), as the notebooks print it: from the
+# workbook's folder (results/clinic/...), or absolute. It starts where a path can start, and holds no space.
+REPORT_PATH = re.compile(r"((?<![\w./-])(?:/|[\w.-]+/)[^`'\"<>\s]*?\.clinic-[a-z]+\.html)")
 
 # nbconvert's lab template without the scripts it fetches from a CDN (require.js, MathJax, mermaid,
 # widgets), with the book's navigation and CSS. The `book` resources are filled in by render_page().
@@ -282,7 +283,7 @@ def _rel(p: Path) -> str:
 # --------------------------------------------------------------------------- clinic reports
 
 def report_mentions(nb: nbformat.NotebookNode) -> list[str]:
-    """Absolute paths of clinic HTML reports mentioned in the notebook's text and outputs, in order."""
+    """Paths of clinic HTML reports mentioned in the notebook's text and outputs, as written, in order."""
     found: list[str] = []
     for cell in nb.cells:
         texts = [cell.source] if cell.cell_type == "markdown" else []
@@ -298,13 +299,13 @@ def report_mentions(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
-def link_reports(page_html: str, mentions: list[str], out_dir: Path, name: str, log: Callable[[str], None]
-                 ) -> tuple[str, list[str]]:
+def link_reports(page_html: str, mentions: list[str], out_dir: Path, name: str, log: Callable[[str], None],
+                 root: Path = ROOT) -> tuple[str, list[str]]:
     """Copy each mentioned report that still exists into out_dir/reports/<its run folder>/ and turn
     the mention into a relative link; a report that no longer exists is logged and left as text."""
     copied = []
     for path in mentions:
-        src = Path(path)
+        src = Path(path) if Path(path).is_absolute() else root / path  # from the workbook's folder
         if not src.is_file():
             log(f"{name}: warning: the clinic report {path} no longer exists "
                 "(results/ cleaned, or the notebook ran elsewhere): its mention is left as text")
@@ -335,7 +336,8 @@ def _nav(pages: list[Page], i: int, where: str) -> str:
             f'<a rel="contents" href="index.html">Contents</a>{next_link}</nav>')
 
 
-def render_page(page: Page, pages: list[Page], i: int, out_dir: Path, log: Callable[[str], None]) -> str:
+def render_page(page: Page, pages: list[Page], i: int, out_dir: Path, log: Callable[[str], None],
+                root: Path = ROOT) -> str:
     machine = (f"<code class=\"wb-machine\">{html.escape(page.machine)}</code>" if page.machine
                else "<em>no fingerprint line (the first code cell prints wb.describeMachine())</em>")
     run = (f'<p class="wb-run">Ran on {machine}<br>'
@@ -353,7 +355,7 @@ def render_page(page: Page, pages: list[Page], i: int, out_dir: Path, log: Calla
     # Links between notebooks point at their pages.
     body = re.sub(r'href="(?:\.\./notebooks/|\./)?(\d\d-[\w.-]+?)\.ipynb(#[^"]*)?"',
                   lambda m: f'href="{m.group(1)}.html{m.group(2) or ""}"', body)
-    body, page.reports = link_reports(body, report_mentions(page.nb), out_dir, page.name, log)
+    body, page.reports = link_reports(body, report_mentions(page.nb), out_dir, page.name, log, root)
     fetched = re.findall(r'<(?:script|link|img)\b[^>]*\b(?:src|href)="(https?:)?//[^"]*"', body)
     if fetched:
         raise BookError(f"{page.name}: the page would fetch from the internet: {fetched[:3]}")
@@ -452,7 +454,8 @@ def build(notebooks_dir: Path, executed_dir: Path, out: Path, *, execute: Execut
     staging.chmod(0o755)  # mkdtemp's 0700 would hide the book from a web server run as another user
     try:
         for i, page in enumerate(pages):
-            (staging / page.href).write_text(render_page(page, pages, i, staging, log), encoding="utf-8")
+            html_page = render_page(page, pages, i, staging, log, notebooks_dir.parent)
+            (staging / page.href).write_text(html_page, encoding="utf-8")
         (staging / "index.html").write_text(render_index(pages, missing, [s.stem for s in sources], profile), encoding="utf-8")
         manifest = {
             "notebooks": [s.stem for s in sources],
