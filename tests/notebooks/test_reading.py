@@ -2,8 +2,8 @@
 before): what they print must agree with itself and work where the learner is.
 
 - A reveal ("this run measured **0.93x**") is a number of the table it sits with (its own cell's
-  output or the next code cell's), or the ratio of two of its numbers: never a figure the learner
-  cannot find beside it.
+  output or the next code cell's), or the ratio of two of its numbers, or (a reveal in its own unit,
+  such as MB) their difference: never a figure the learner cannot find beside it.
 - No output prints `null`, `undefined` or `NaN` (outside code), a path into a test runner's temporary
   folder, or a range whose two ends are equal ("0.948-0.948": one run is "one run").
 - Every cell that runs a load or a profile prints a command (a shell block) in its own output or the
@@ -47,6 +47,15 @@ def numbers(text: str) -> list[float]:
     return [float(n.replace(",", "")) for n in NUMBER.findall(text)]
 
 
+def half_unit(shown: str) -> float:
+    """Half a unit of the last digit shown: how far a rounded number may be from the one it rounds."""
+    return 10 ** -len(shown.split(".")[1]) / 2 if "." in shown else 0.5
+
+
+def shown_numbers(text: str) -> list[tuple[float, float]]:
+    return [(float(n.replace(",", "")), half_unit(n)) for n in NUMBER.findall(text)]
+
+
 def close(a: float, b: float, digits: float) -> bool:
     return abs(a - b) <= max(abs(b) * 0.006, digits)
 
@@ -60,17 +69,21 @@ def reveal_problems(cells) -> list[str]:
             for m in REVEAL.finditer(text):
                 shown, unit = m.group(1), m.group(2) or ""
                 value = float(shown.replace(",", ""))
-                digits = 10 ** -len(shown.split(".")[1]) / 2 if "." in shown else 0.5
+                digits = half_unit(shown)
                 beside = [t for t in texts(cell) + (texts(code[i + 1]) if i + 1 < len(code) else []) if t != text]
                 table = [n for t in beside for n in numbers(t)]
+                rounded = [n for t in beside for n in shown_numbers(t)]
                 if not table:
                     found.append(f"cell {cell.id}: the reveal {shown}{unit} sits with no table")
                     continue
                 scale = 100 if unit == "%" else 1
                 direct = any(close(n, value, digits) for n in table)
                 ratio = any(b and close(scale * a / b, value, digits) for a in table for b in table if a != b)
-                if not (direct or ratio):
-                    found.append(f"cell {cell.id}: the reveal {shown}{unit} is no number of its table, nor a ratio of two")
+                # "peak at 100 connections minus at 10": each end was rounded for the table
+                difference = not unit and any(abs(a - b - value) <= da + db + digits
+                                              for a, da in rounded for b, db in rounded if a != b)
+                if not (direct or ratio or difference):
+                    found.append(f"cell {cell.id}: the reveal {shown}{unit} is no number of its table, nor a ratio or difference of two")
     return found
 
 
@@ -134,9 +147,17 @@ def test_a_reveal_that_no_number_of_its_table_gives_fails():
     # notebook 00 before this check: the per-round median ratio revealed beside the medians' table
     wrong = nb(("wb.reveal(g, ratio)", ['You made no guess for "wrk over autocannon"; this run measured **0.93x**.']),
                ("wb.markdown(table)", [TABLE]))
-    assert reveal_problems(wrong) == ["cell cell-00: the reveal 0.93x is no number of its table, nor a ratio of two"]
+    assert reveal_problems(wrong) == ["cell cell-00: the reveal 0.93x is no number of its table, nor a ratio or difference of two"]
     right = nb(("wb.reveal(g, ratio)", ['You made no guess for "x"; this run measured **1.03x**.']), ("t", [TABLE]))
     assert reveal_problems(right) == []
+    # notebook 03 on CI: the peak at 100 connections minus at 10, two rows of its table, rounded there
+    peaks = "| | RSS peak MB |\n|---|---:|\n| Express, 10 conn | 97.9 |\n| Express, 100 conn | 97.3 |"
+    difference = nb(("wb.reveal(g, d)", ['You made no guess for "x"; this run measured **-0.586 MB**.']), ("t", [peaks]))
+    assert reveal_problems(difference) == []
+    far = nb(("wb.reveal(g, d)", ['You made no guess for "x"; this run measured **-0.786 MB**.']), ("t", [peaks]))
+    assert reveal_problems(far) == ["cell cell-00: the reveal -0.786 is no number of its table, nor a ratio or difference of two"]
+    as_ratio = nb(("wb.reveal(g, d)", ['You made no guess for "x"; this run measured **-0.60x**.']), ("t", [peaks]))
+    assert reveal_problems(as_ratio) != [], "a difference is no ratio"
     alone = nb(("wb.reveal(g, 3)", ['You made no guess for "x"; this run measured **3.00x**.']))
     assert reveal_problems(alone) == ["cell cell-00: the reveal 3.00x sits with no table"]
 
