@@ -315,3 +315,17 @@ export function inFlightText(rows: readonly EtagInFlight[]): string {
     "something else set that row's pace, most likely the generator sharing the laptop."
   );
 }
+
+/**
+ * The source text (trimmed) of the line a frame of the app or a dependency starts on: for an
+ * anonymous function, the only name a profile gives it. Null for node: and native frames, or when
+ * the file cannot be read.
+ */
+export function frameSource(frame: Pick<wb.HotFrame, "category" | "file" | "line">): string | null {
+  if (frame.category !== "user" && frame.category !== "dependency") return null;
+  try {
+    return fs.readFileSync(path.resolve(wb.repoRoot, frame.file), "utf8").split("\n")[frame.line - 1]?.trim() ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,5 +1,6 @@
 // Notebook 03's own helpers (the shared harness, `wb`, keeps what two notebooks use).
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import path from "node:path";
 import * as wb from "@workbook/harness";
 
@@ -327,4 +328,28 @@ export function routeGapText(a: string, b: string, rows: readonly RouteCost[]): 
   if (change < 0.9) verdict = `the extra work of \`${last.route}\` narrowed the gap`;
   if (change > 1.1) verdict = `the extra work of \`${last.route}\` widened the gap`;
   return `${b} used ${each.join(", ")} of ${a}'s CPU time per request: ${verdict}.`;
+}
+
+/** What notebook 03 reads of apps/frameworks/lib/payloads.js, the apps' own module (so no copy is kept here). */
+interface Payloads {
+  HELLO_TEXT: string;
+  helloObject(): unknown;
+  blogPost(): unknown;
+  SAMPLE_VALID_BODY: { items: unknown[] };
+}
+
+// createRequire: this module runs as CommonJS in the notebook (tslab) and as an ES module in the unit tests.
+const PAYLOADS = path.join(wb.appsDir, "frameworks", "lib", "payloads.js");
+const payloads = (): Payloads => createRequire(PAYLOADS)(PAYLOADS);
+
+/** The JSON body that the loads POST to /validate: the order of payloads.js, with its line items. */
+export function validateRequestBody(): string {
+  return JSON.stringify(payloads().SAMPLE_VALID_BODY);
+}
+
+/** The bytes of body (no headers) of `/hello`, `/json` and one `/blog` post (its image names vary a little). */
+export function payloadSizes(): { hello: number; json: number; blog: number } {
+  const p = payloads();
+  const bytes = (value: unknown) => Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value));
+  return { hello: bytes(p.HELLO_TEXT), json: bytes(p.helloObject()), blog: bytes(p.blogPost()) };
 }

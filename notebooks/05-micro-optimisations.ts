@@ -423,3 +423,81 @@ export function lieText(kept: MicroTask, dropped: MicroTask, floorNs: number): s
   }
   return `${numbers} This time the JIT kept the work (less than 3x apart): dropping a result does not always lie, but nothing promises it won't.`;
 }
+
+// Whole requests: what the micro-gains predict, and the paragraph on what the rounds measured
+// (tests/unit/micro.test.js).
+
+/**
+ * The request-level gain the parts predict (Amdahl's law): if code that took a share s of a request's
+ * CPU time runs g times faster, the request takes (1 - s) + s / g of its time; several parts subtract
+ * each one's saving: 1 / (1 - sum of share x (1 - 1 / gain)).
+ */
+export function predictGain(parts: readonly wb.GainPart[]): number {
+  const saved = parts.reduce((sum, p) => sum + p.share * (1 - 1 / p.gain), 0);
+  return 1 / (1 - saved);
+}
+
+/** One route's request-level outcome, after over before: the parts made faster, and the two apps measured in the same rounds. */
+export interface RequestLesson {
+  /** "GET /products/1". */
+  route: string;
+  /** Each optimised part: its share of the before app's busy CPU (a profile) and its micro-gain. */
+  parts: wb.GainPart[];
+  /** advantage(after's rounds, before's rounds). */
+  measured: wb.Advantage;
+}
+
+/** Measured gains below this read as "a few percent under load"; at or above it, as "it shows". */
+export const SHOWS_FROM = 1.15;
+
+/**
+ * The paragraph on one route: the optimised code's share of the request, the micro-gains, the
+ * predicted request-level gain (Amdahl) beside the measured one with its spread, and the conclusion
+ * chosen from the measurement: "a few percent" when it stayed below SHOWS_FROM, "it shows" above,
+ * "not clear" above it when a round saw no gain (the machine's noise as large as the effect), and how
+ * the prediction did (within the measured range, within 10 % of the median, or off by how much).
+ */
+export function requestLessonText(l: RequestLesson): string {
+  const share = l.parts.reduce((s, p) => s + p.share, 0);
+  const predicted = predictGain(l.parts);
+  const each = l.parts.map(
+    (p) => `${p.what} ${wb.pct(p.share)} of the busy CPU, ${wb.times(p.gain)} faster on its own`,
+  );
+  const r = l.measured.ratio;
+  if (r === null) return `**${l.route}**: the two apps have no round in common, so no measured gain.`;
+  const head =
+    `**${l.route}**: ${each.join("; ")}. Predicted: **${wb.times(predicted)}**. Measured: ` +
+    wb.advantageText("after", "before", l.measured);
+  return `${head} ${verdictText(r, share, wb.gainCeiling(l.parts))} ${predictionText(predicted, r)}`;
+}
+
+/** The conclusion: below SHOWS_FROM "a few percent"; above it "it shows", unless a round saw no gain at all. */
+function verdictText(r: NonNullable<wb.Advantage["ratio"]>, share: number, ceiling: number): string {
+  if (r.median < SHOWS_FROM) {
+    return (
+      `**Only a few percent under load, if anything:** the optimised code was only ${wb.pct(share)} of each ` +
+      `request's CPU time, so even making it free could give at most ${wb.times(ceiling)}.`
+    );
+  }
+  if (r.min <= 1) {
+    return (
+      `**Not clear under load:** the median says ${wb.times(r.median)}, but at least one round saw no gain, so this ` +
+      `machine's noise was as large as the effect; run it again on a quiet machine, or with the full profile.`
+    );
+  }
+  return (
+    `**It shows under load:** the optimised code was ${wb.pct(share)} of each request's CPU time, ` +
+    "so most of the micro-gain carried through to the whole request."
+  );
+}
+
+function predictionText(predicted: number, r: NonNullable<wb.Advantage["ratio"]>): string {
+  if (predicted >= r.min && predicted <= r.max) return "The prediction falls within the measured range.";
+  const off = predicted / r.median - 1;
+  if (Math.abs(off) <= 0.1) return `The prediction is within 10 % of the measured median (${wb.pct(off)}).`;
+  return (
+    `The prediction is ${wb.pct(Math.abs(off))} ${off > 0 ? "above" : "below"} the measured median: shares read from ` +
+    "one profile of the main thread, and micro-gains timed on their own, leave out what the changes did to the " +
+    "rest of the request (garbage collection, writing the body to the socket), and a busy machine moves both figures."
+  );
+}

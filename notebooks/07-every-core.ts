@@ -222,3 +222,31 @@ export function workerLevels(serverCores: number): number[] {
   levels.push(serverCores, serverCores * 2);
   return [...new Set(levels)];
 }
+
+/** "1 core", "3 workers". */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * What this machine's cores let notebook 07 show, said before it runs: the server's and the load
+ * generator's cores, whether they overlap (contended numbers), and whether a curve over cores can
+ * be drawn (two or more server cores) or only "more workers than cores".
+ */
+export function coresPlanText(p: wb.Pinning, levels: readonly number[]): string {
+  if (!p.enabled) {
+    return (
+      `Pinning is off (${p.reason}): the server's workers and the load generator share every core, so each ` +
+      "figure below is contended, and more workers can look faster only by taking CPU from the generator."
+    );
+  }
+  const [server, generator, shared] = [p.serverCpus, p.generatorCpus, p.sharedCpus];
+  const where = `The server gets ${count(server.length, "core")} (CPU ${p.server}) and the load generator ${count(generator.length, "core")} (CPU ${p.generator})`;
+  const contended = shared.length
+    ? ` They share CPU ${shared.join(", ")}: every figure below is contended, the generator taking time from the workers.`
+    : "";
+  const more = levels.filter((n) => n > server.length);
+  const curve =
+    server.length >= 2
+      ? ` Up to ${count(server.length, "worker")} each has a core${shared.length ? " (one the generator also uses)" : " of its own"}, so req/s should climb with the workers${shared.length ? ", less than the cores alone would give" : ""}; ${more.join(" and ")} workers share the cores (more workers than cores).`
+      : ` With one server core there is no curve to draw: ${levels.filter((n) => n > 1).join(" and ")} workers take turns on that core, which is the lesson "more workers than cores". On a machine with four cores or more, set WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS (for example 1-3 and 0) to see the curve.`;
+  return `${where}.${contended}${curve}`;
+}

@@ -103,7 +103,6 @@ export { showCode, showDiff } from "./prose/code";
 export { advantageText, commandText, saturationText, spreadText, toolText } from "./prose/describe";
 export { eta } from "./prose/eta";
 export { retainerText } from "./prose/findings";
-export type { RequestLesson } from "./prose/micro";
 export { predict, reveal } from "./prose/predict";
 export type { Prediction } from "./prose/predict";
 export { loadRow } from "./prose/tables";

@@ -11,7 +11,7 @@ export type { CompiledApp } from "./apps/compile";
 export { withBunCompiled } from "./apps/compile";
 // apps/: starting, watching and stopping servers; the framework registry
 export { validateChecks } from "./apps/conformance";
-export { frameworks, payloadSizes, validateRequestBody } from "./apps/frameworks";
+export { frameworks } from "./apps/frameworks";
 export { stopAll } from "./apps/lifecycle";
 export { runtimes } from "./apps/runtimes";
 export { startApp } from "./apps/start";
@@ -23,11 +23,8 @@ export { textTable } from "./charts/tables";
 export { checkoutBase } from "./compare/git";
 // core/: settings, the machine, numbers, results, errors
 export { resultsDir } from "./core/paths";
-export { cpuList, sharedCpus } from "./core/pinning";
 export { loadResults } from "./core/results";
 export { roundsToAgree } from "./core/stats";
-// experiments/: measurements outside a server
-export { predictGain } from "./experiments/request-share";
 // load/: every number measured under load
 export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
 export { freshLoad } from "./load/fresh";
@@ -37,7 +34,6 @@ export { roundRatios } from "./load/rounds";
 export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
-export { calleesOf, callersOf, frameSource, selfTicksByLine } from "./profiles/profile-detail";
+export { calleesOf, callersOf, selfTicksByLine } from "./profiles/profile-detail";
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
-export { coresPlanText, doctorText } from "./prose/findings";
-export { requestLessonText } from "./prose/micro";
+export { doctorText } from "./prose/findings";

@@ -287,11 +287,11 @@ const PENDING = new Set([
   // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: frameworks and runtimes;
   // 05: bars of ops/s and the request-level sentence; 07: the cores.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'doctorText', 'freshLoad', 'calleesOf', 'callersOf', 'frameSource'],
+    ...['clinicDoctor', 'doctorChart', 'doctorText', 'freshLoad', 'calleesOf', 'callersOf'],
     ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute', 'withBunCompiled', 'validateChecks'],
-    ...['frameworks', 'payloadSizes', 'validateRequestBody', 'runtimes', 'opsBars', 'predictGain'],
-    ...['requestLessonText', 'resultsDir', 'cpuList', 'sharedCpus', 'coresPlanText'],
+    ...['frameworks', 'runtimes', 'opsBars'],
+    ...['resultsDir'],
     // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'checkoutBase', 'loadResults'],
     ...['roundsToAgree', 'roundRatios', 'clinicFlame'],

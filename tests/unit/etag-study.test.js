@@ -421,7 +421,7 @@ test("frameSource reads the line an app frame starts on, and gives null for Node
   })
   const hot = flame.hottestUser
   t.assert.strictEqual(hot.name, '(anonymous)')
-  t.assert.strictEqual(hi.frameSource(hot), "server.on('after', (req, res) => {")
+  t.assert.strictEqual(nb01.frameSource(hot), "server.on('after', (req, res) => {")
   const update = flame.hot.find((h) => h.name === 'update')
-  t.assert.strictEqual(hi.frameSource(update), null)
+  t.assert.strictEqual(nb01.frameSource(update), null)
 })

@@ -19,8 +19,8 @@ const {
   readProcessStats,
   perCore,
   publishedThreading,
+  coresPlanText,
 } = require('../../notebooks/07-every-core.ts')
-const { coresPlanText } = internal('prose/findings')
 
 const NODE = process.execPath
 const ROOT = path.join(__dirname, '..', '..')
@@ -74,20 +74,36 @@ test('readProcessStats: a folder with no figures names the folder and the cause'
 })
 
 test('coresPlanText says what the cores can show: one server core, several, shared with the generator, none', (t) => {
-  const one = coresPlanText({ enabled: true, server: '1', generator: '0', reason: '' }, [1, 2])
+  const pin = (server, generator) => {
+    const [s, g] = [server, generator].map(cpuList)
+    const sharedCpus = s.filter((c) => g.includes(c))
+    return { enabled: true, server, generator, reason: '', serverCpus: s, generatorCpus: g, sharedCpus }
+  }
+  const one = coresPlanText(pin('1', '0'), [1, 2])
   t.assert.match(one, /The server gets 1 core \(CPU 1\) and the load generator 1 core \(CPU 0\)\./)
   t.assert.match(one, /no curve to draw: 2 workers take turns/)
   t.assert.match(one, /WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS/)
-  const three = coresPlanText({ enabled: true, server: '1-3', generator: '0', reason: '' }, [1, 2, 3, 6])
+  const three = coresPlanText(pin('1-3', '0'), [1, 2, 3, 6])
   t.assert.match(
     three,
     /Up to 3 workers each has a core of its own, so req\/s should climb .*; 6 workers share the cores/,
   )
   t.assert.doesNotMatch(three, /contended/)
-  const shared = coresPlanText({ enabled: true, server: '0-1', generator: '0', reason: '' }, [1, 2, 4])
+  const shared = coresPlanText(pin('0-1', '0'), [1, 2, 4])
   t.assert.match(shared, /They share CPU 0: every figure below is contended/)
   t.assert.match(shared, /one the generator also uses/)
-  const off = coresPlanText({ enabled: false, server: null, generator: null, reason: 'off: WORKBOOK_PIN=0' }, [1, 2])
+  const off = coresPlanText(
+    {
+      enabled: false,
+      server: null,
+      generator: null,
+      reason: 'off: WORKBOOK_PIN=0',
+      serverCpus: [],
+      generatorCpus: [],
+      sharedCpus: [],
+    },
+    [1, 2],
+  )
   t.assert.match(off, /Pinning is off \(off: WORKBOOK_PIN=0\)/)
 })
 
@@ -109,9 +125,13 @@ test('WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS set the pinning, say when
   const [a, b] = allowed
   const both = JSON.parse(pinned({ WORKBOOK_SERVER_CPUS: `${a},${b}`, WORKBOOK_GENERATOR_CPUS: String(a) }))
   t.assert.deepStrictEqual([both.server, both.generator], [`${a},${b}`, String(a)])
+  t.assert.deepStrictEqual([both.serverCpus, both.generatorCpus, both.sharedCpus], [[a, b], [a], [a]])
   t.assert.match(both.reason, new RegExp(`CPU ${a} shared, so the numbers are contended`))
   const apart = JSON.parse(pinned({ WORKBOOK_SERVER_CPUS: String(b), WORKBOOK_GENERATOR_CPUS: String(a) }))
+  t.assert.deepStrictEqual([apart.serverCpus, apart.generatorCpus, apart.sharedCpus], [[b], [a], []])
   t.assert.doesNotMatch(apart.reason, /contended/)
+  const off = JSON.parse(pinned({ WORKBOOK_PIN: '0' }))
+  t.assert.deepStrictEqual([off.enabled, off.serverCpus, off.generatorCpus, off.sharedCpus], [false, [], [], []])
   t.assert.match(
     pinned({ WORKBOOK_SERVER_CPUS: String(b) }),
     /set both WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS/,
@@ -241,13 +261,6 @@ test('every-core refuses a MODE or WORKERS it does not know, saying which', asyn
   ]) {
     await t.assert.rejects(startApp('every-core', { env }), (e) => why.test(e.stderr ?? e.message))
   }
-})
-
-test('sharedCpus: the CPUs both the apps and the generator are pinned to', (t) => {
-  const { sharedCpus } = internal('core/pinning')
-  t.assert.deepStrictEqual(sharedCpus({ server: '0-1', generator: '0' }), [0])
-  t.assert.deepStrictEqual(sharedCpus({ server: '1-3', generator: '0' }), [])
-  t.assert.deepStrictEqual(sharedCpus({ server: null, generator: null }), [])
 })
 
 test("publishedThreading: no study published its cores, so perCore divides only this machine's runs", (t) => {

@@ -106,3 +106,15 @@ test('differences names each flag that changed, and nothing where the commands a
   t.assert.strictEqual(oha.length, 1, oha.join('; '))
   t.assert.match(oha[0], /^wrk in place of oha/)
 })
+
+test("the body POSTed to /validate and the routes' sizes come from the apps' own payloads.js", (t) => {
+  const payloads = require('../../apps/frameworks/lib/payloads.js')
+  const body = JSON.parse(nb03.validateRequestBody())
+  t.assert.deepStrictEqual(body, payloads.SAMPLE_VALID_BODY)
+  t.assert.ok(body.items.length > 0, 'an order with line items')
+  const sizes = nb03.payloadSizes()
+  t.assert.deepStrictEqual(Object.keys(sizes), ['hello', 'json', 'blog'])
+  t.assert.strictEqual(sizes.hello, Buffer.byteLength(payloads.HELLO_TEXT))
+  t.assert.strictEqual(sizes.json, Buffer.byteLength(JSON.stringify(payloads.helloObject())))
+  t.assert.ok(sizes.blog > sizes.json, `a blog post (${sizes.blog} B) is bigger than /json's ${sizes.json} B`)
+})

@@ -181,35 +181,3 @@ export function frameworkPayloads(): FrameworkPayloads {
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   return require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as FrameworkPayloads;
 }
-
-/** The JSON body that load tests POST to /validate: SAMPLE_VALID_BODY of apps/frameworks/lib/payloads.js (an order with its line items), read from the apps' own module so the harness keeps no copy. */
-export function validateRequestBody(): string {
-  return JSON.stringify(frameworkPayloads().SAMPLE_VALID_BODY);
-}
-
-/** Sizes of what the framework apps exchange, in bytes of body (no headers), for prose that quotes them. */
-export interface PayloadSizes {
-  hello: number;
-  json: number;
-  /** One /blog post (the image names picked vary a little in length from post to post). */
-  blog: number;
-  /** The order POSTed to /validate, and its number of line items. */
-  order: number;
-  orderItems: number;
-}
-
-/**
- * The body sizes in bytes of what the framework apps exchange (`blog`: one post; image names vary a
- * little in length) and the order's number of line items, for prose that quotes them.
- */
-export function payloadSizes(): PayloadSizes {
-  const p = frameworkPayloads();
-  const bytes = (text: string) => Buffer.byteLength(text);
-  return {
-    hello: bytes(p.HELLO_TEXT),
-    json: bytes(JSON.stringify(p.helloObject())),
-    blog: bytes(JSON.stringify(p.blogPost())),
-    order: bytes(JSON.stringify(p.SAMPLE_VALID_BODY)),
-    orderItems: p.SAMPLE_VALID_BODY.items.length,
-  };
-}

@@ -23,6 +23,20 @@ export interface Pinning {
   generator: string | null;
   /** How it is set, or why it is off: printed in the fingerprint and kept in every result. */
   reason: string;
+  /** The apps' CPUs as numbers (`server` read), e.g. [1, 2, 3]; [] when off. */
+  serverCpus: number[];
+  /** The load generator's CPUs as numbers, e.g. [0]; [] when off. */
+  generatorCpus: number[];
+  /** The CPUs the apps and the load generator both use, so that every figure is contended; [] when none or off. */
+  sharedCpus: number[];
+}
+
+/** A pinning in force: the two CPU lists read as numbers beside them. */
+function pinned(server: string, generator: string, reason: string): Pinning {
+  const serverCpus = cpuList(server) ?? [];
+  const generatorCpus = cpuList(generator) ?? [];
+  const shared = serverCpus.filter((c) => generatorCpus.includes(c));
+  return { enabled: true, server, generator, reason, serverCpus, generatorCpus, sharedCpus: shared };
 }
 
 /** A CPU list in taskset's syntax ("0", "1-3", "0,2-3") as CPU numbers; null when it is not one. */
@@ -52,7 +66,15 @@ const ORIGINAL = allowedCpus(); // read once, before anything is pinned (harmles
 let decided: Pinning | null = null;
 
 function decide(): Pinning {
-  const off = (reason: string): Pinning => ({ enabled: false, server: null, generator: null, reason });
+  const off = (reason: string): Pinning => ({
+    enabled: false,
+    server: null,
+    generator: null,
+    reason,
+    serverCpus: [],
+    generatorCpus: [],
+    sharedCpus: [],
+  });
   if (process.env.WORKBOOK_PIN === "0") return off("off: WORKBOOK_PIN=0");
   const r = readings();
   if (r.mode !== "proc" && r.why.startsWith("WORKBOOK_READINGS"))
@@ -65,12 +87,7 @@ function decide(): Pinning {
   if (chosen) return chosen;
   const [first, ...rest] = ORIGINAL;
   const server = rest.join(",");
-  return {
-    enabled: true,
-    server,
-    generator: String(first),
-    reason: `apps on CPU ${server}, load generator on CPU ${first}`,
-  };
+  return pinned(server, String(first), `apps on CPU ${server}, load generator on CPU ${first}`);
 }
 
 /**
@@ -91,21 +108,13 @@ function chosenCpus(allowed: number[]): Pinning | null {
   if (!s || !g) throw bad('each must be a CPU list such as "0", "1-3" or "0,2-3"');
   const missing = [...s, ...g].filter((c) => !allowed.includes(c));
   if (missing.length) throw bad(`CPU ${missing.join(", ")} is not one this process may use (${allowed.join(",")})`);
-  const shared = sharedCpus({ server, generator });
-  return {
-    enabled: true,
+  const shared = s.filter((c) => g.includes(c));
+  return pinned(
     server,
     generator,
-    reason:
-      `apps on CPU ${server}, load generator on CPU ${generator} (WORKBOOK_SERVER_CPUS, WORKBOOK_GENERATOR_CPUS)` +
+    `apps on CPU ${server}, load generator on CPU ${generator} (WORKBOOK_SERVER_CPUS, WORKBOOK_GENERATOR_CPUS)` +
       (shared.length ? `: CPU ${shared.join(", ")} shared, so the numbers are contended` : ""),
-  };
-}
-
-/** The CPUs the apps and the load generator are both pinned to (contended figures); [] when none or not pinned. */
-export function sharedCpus(p: Pick<Pinning, "server" | "generator">): number[] {
-  const generator = cpuList(p.generator ?? "") ?? [];
-  return (cpuList(p.server ?? "") ?? []).filter((c) => generator.includes(c));
+  );
 }
 
 /**
@@ -113,10 +122,11 @@ export function sharedCpus(p: Pick<Pinning, "server" | "generator">): number[] {
  * with two or more CPUs allowed, on Linux, with `taskset`, the apps get every allowed CPU but the
  * first and the load generator the first (`WORKBOOK_SERVER_CPUS` and `WORKBOOK_GENERATOR_CPUS`, both
  * in taskset's syntax, choose others; `WORKBOOK_PIN=0` turns it off). `server` and `generator` are
- * CPU lists (`"1"`, `"0"`), null when off; `reason` says how it is set or why it is off.
+ * CPU lists (`"1"`, `"0"`), null when off, and `serverCpus`, `generatorCpus` and `sharedCpus` the
+ * same as CPU numbers; `reason` says how it is set or why it is off.
  *
  * @example
- * const SERVER_CORES = lesson.cpuList(wb.pinning().server ?? "")?.length ?? os.availableParallelism();
+ * const SERVER_CORES = wb.pinning().serverCpus.length || os.availableParallelism();
  */
 export function pinning(): Pinning {
   decided ??= decide();

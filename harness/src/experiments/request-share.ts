@@ -13,12 +13,6 @@ export interface GainPart {
   gain: number;
 }
 
-/** The request-level gain the parts predict: 1 / (1 - sum of share x (1 - 1 / gain)). */
-export function predictGain(parts: readonly GainPart[]): number {
-  const saved = parts.reduce((sum, p) => sum + p.share * (1 - 1 / p.gain), 0);
-  return 1 / (1 - saved);
-}
-
 /** The most the parts could give if they took no time at all: 1 / (1 - sum of shares). */
 export function gainCeiling(parts: readonly GainPart[]): number {
   return 1 / (1 - parts.reduce((sum, p) => sum + p.share, 0));

@@ -3,7 +3,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FlameData, Frame } from "../charts/flame-chart";
 import { badOption } from "../core/errors";
-import { repoRoot } from "../core/paths";
 import { frameOf, type V8CpuProfile } from "./flame";
 
 /**
@@ -76,16 +75,6 @@ export function sourceLines(url: string): string[] | null {
   } catch {
     return null;
   }
-}
-
-/**
- * The source text (trimmed) of the line a frame of the app or a dependency starts on: for an
- * anonymous function, the only name a profile gives it. Null for node: and native frames, or when
- * the file cannot be read.
- */
-export function frameSource(frame: Frame): string | null {
-  if (frame.category !== "user" && frame.category !== "dependency") return null;
-  return sourceLines(path.resolve(repoRoot, frame.file))?.[frame.line - 1]?.trim() ?? null;
 }
 
 export interface CalleeRow extends Frame {

@@ -1,5 +1,4 @@
 import { fmt, plural } from "../core/format";
-import { cpuList, type Pinning, sharedCpus } from "../core/pinning";
 import type { DoctorResult } from "../profiles/clinic";
 import { doctorSampling } from "../profiles/doctor";
 
@@ -47,31 +46,4 @@ export function retainerText(path: readonly { holder: string; edge: string; edge
     `a **${container}** held by a variable of a closure's scope (in a CommonJS module, a module-level variable lives there): ` +
     "as long as the module's functions are alive, so is everything in it."
   );
-}
-
-/**
- * What this machine's cores let notebook 07 show, said before it runs: the server's and the load
- * generator's cores, whether they overlap (contended numbers), and whether a curve over cores can
- * be drawn (two or more server cores) or only "more workers than cores".
- */
-export function coresPlanText(p: Pinning, levels: readonly number[]): string {
-  if (!p.enabled) {
-    return (
-      `Pinning is off (${p.reason}): the server's workers and the load generator share every core, so each ` +
-      "figure below is contended, and more workers can look faster only by taking CPU from the generator."
-    );
-  }
-  const server = cpuList(p.server!) ?? [];
-  const generator = cpuList(p.generator!) ?? [];
-  const shared = sharedCpus(p);
-  const where = `The server gets ${plural(server.length, "core")} (CPU ${p.server}) and the load generator ${plural(generator.length, "core")} (CPU ${p.generator})`;
-  const contended = shared.length
-    ? ` They share CPU ${shared.join(", ")}: every figure below is contended, the generator taking time from the workers.`
-    : "";
-  const more = levels.filter((n) => n > server.length);
-  const curve =
-    server.length >= 2
-      ? ` Up to ${plural(server.length, "worker")} each has a core${shared.length ? " (one the generator also uses)" : " of its own"}, so req/s should climb with the workers${shared.length ? ", less than the cores alone would give" : ""}; ${more.join(" and ")} workers share the cores (more workers than cores).`
-      : ` With one server core there is no curve to draw: ${levels.filter((n) => n > 1).join(" and ")} workers take turns on that core, which is the lesson "more workers than cores". On a machine with four cores or more, set WORKBOOK_SERVER_CPUS and WORKBOOK_GENERATOR_CPUS (for example 1-3 and 0) to see the curve.`;
-  return `${where}.${contended}${curve}`;
 }
