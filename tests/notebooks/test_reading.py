@@ -3,7 +3,8 @@ before): what they print must agree with itself and work where the learner is.
 
 - A reveal ("this run measured **0.93x**") is a number of the table it sits with (its own cell's
   output or the next code cell's), or the ratio of two of its numbers, or (a reveal in its own unit,
-  such as MB) their difference: never a figure the learner cannot find beside it.
+  such as MB) their difference, each within the rounding of the numbers shown: never a figure the
+  learner cannot find beside it.
 - No output prints `null`, `undefined` or `NaN` (outside code), a path into a test runner's temporary
   folder, or a range whose two ends are equal ("0.948-0.948": one run is "one run").
 - Every cell that runs a load or a profile prints a command (a shell block) in its own output or the
@@ -53,7 +54,12 @@ def half_unit(shown: str) -> float:
 
 
 def shown_numbers(text: str) -> list[tuple[float, float]]:
-    return [(float(n.replace(",", "")), half_unit(n)) for n in NUMBER.findall(text)]
+    """Each number with how far it may be from the figure it rounds, for a figure fmt printed (3 significant
+    digits or more); 0 for the rest: a count ("0 of 3 runs"), a line number, a share shown as "0.4 %"."""
+    def room(n: str) -> float:
+        significant = len(n.lstrip("-").replace(",", "").replace(".", "").lstrip("0"))
+        return half_unit(n) if significant >= 3 else 0
+    return [(float(n.replace(",", "")), room(n)) for n in NUMBER.findall(text)]
 
 
 def close(a: float, b: float, digits: float) -> bool:
@@ -78,7 +84,10 @@ def reveal_problems(cells) -> list[str]:
                     continue
                 scale = 100 if unit == "%" else 1
                 direct = any(close(n, value, digits) for n in table)
-                ratio = any(b and close(scale * a / b, value, digits) for a in table for b in table if a != b)
+                # each figure of the table was rounded for it (fmt: 3 significant digits), and so is their ratio
+                ratio = any(abs(scale * a / b - value) <= max(abs(value) * 0.006, digits)
+                            + abs(scale * a / b) * (da / abs(a) + db / abs(b))
+                            for a, da in rounded for b, db in rounded if a != b and a and b)
                 # "peak at 100 connections minus at 10": each end was rounded for the table
                 difference = not unit and any(abs(a - b - value) <= da + db + digits
                                               for a, da in rounded for b, db in rounded if a != b)
@@ -156,6 +165,12 @@ def test_a_reveal_that_no_number_of_its_table_gives_fails():
     assert reveal_problems(difference) == []
     far = nb(("wb.reveal(g, d)", ['You made no guess for "x"; this run measured **-0.786 MB**.']), ("t", [peaks]))
     assert reveal_problems(far) == ["cell cell-00: the reveal -0.786 is no number of its table, nor a ratio or difference of two"]
+    # two rounded numbers: 100.49 / 1.0051 is 99.98, revealed as 100x beside a table showing 100 and 1.01
+    rounded = "| | µs |\n|---|---:|\n| churn | 100 |\n| quiet | 1.01 |"
+    both = nb(("wb.reveal(g, r)", ['You made no guess for "x"; this run measured **100x**.']), ("t", [rounded]))
+    assert reveal_problems(both) == []
+    off = nb(("wb.reveal(g, r)", ['You made no guess for "x"; this run measured **102x**.']), ("t", [rounded]))
+    assert reveal_problems(off) != [], "2 % off is no rounding of 100 / 1.01"
     as_ratio = nb(("wb.reveal(g, d)", ['You made no guess for "x"; this run measured **-0.60x**.']), ("t", [peaks]))
     assert reveal_problems(as_ratio) != [], "a difference is no ratio"
     alone = nb(("wb.reveal(g, 3)", ['You made no guess for "x"; this run measured **3.00x**.']))
