@@ -182,6 +182,14 @@ test('fmt writes integers whole with thousands separators and other numbers with
   t.assert.strictEqual(fmt(Number.POSITIVE_INFINITY), 'n/a')
 })
 
+test('fmt and times write a number that rounds into the next band as that band does: 1,000, not 1000', (t) => {
+  // 999.6 and 1000.4 are both "1,000"; before, the first read "1000" beside the second's "1,000"
+  t.assert.deepStrictEqual([999.6, 1000.4, -999.6].map(fmt), ['1,000', '1,000', '-1,000'])
+  t.assert.deepStrictEqual([99.96, 9.996, 0.99996, 99999.6].map(fmt), ['100', '10.0', '1.00', '100,000'])
+  t.assert.deepStrictEqual([123.4, 12.34, 1.234, 0.1234].map(fmt), ['123', '12.3', '1.23', '0.123'])
+  t.assert.deepStrictEqual([9.996, 99.96, 999.6, 1.5].map(times), ['10.0x', '100x', '1,000x', '1.50x'])
+})
+
 test('fmt keeps at least two significant digits of a small number instead of rounding it to 0.00', (t) => {
   t.assert.match(fmt(0.0042), /^0\.0042$/)
   t.assert.match(fmt(0.0123), /^0\.012[0-9]?$/)

@@ -5,6 +5,12 @@
 export function fmt(v: number): string {
   if (!Number.isFinite(v)) return "n/a";
   if (Number.isInteger(v)) return v.toLocaleString("en-US");
+  // Rounding can carry a number into the next band (999.6 to "1000", 9.996 to "10.00"): the rounded
+  // number is written again by its own band's rule, so that it reads "1,000" and "10.0" as its neighbours do.
+  return byBand(Number(byBand(v).replaceAll(",", "")));
+}
+
+function byBand(v: number): string {
   const a = Math.abs(v);
   if (a >= 1000) return Math.round(v).toLocaleString("en-US");
   if (a >= 100) return v.toFixed(0);
@@ -22,9 +28,12 @@ export function pct(share: number, digits = 0): string {
 /** A ratio as "1.52x", "15.2x", "152x" (two decimals below 10, one below 100, none above); "n/a" when not finite. */
 export function times(ratio: number): string {
   if (!Number.isFinite(ratio)) return "n/a";
-  const a = Math.abs(ratio);
-  if (a >= 100) return `${Math.round(ratio).toLocaleString("en-US")}x`;
-  return `${ratio.toFixed(a >= 10 ? 1 : 2)}x`;
+  const once = (r: number) => {
+    const a = Math.abs(r);
+    return a >= 100 ? Math.round(r).toLocaleString("en-US") : r.toFixed(a >= 10 ? 1 : 2);
+  };
+  // as fmt: 9.996 rounds to "10.00", written again as "10.0x"
+  return `${once(Number(once(ratio).replaceAll(",", "")))}x`;
 }
 
 /** "1 run", "3 runs". */
