@@ -223,8 +223,8 @@ export function workerLevels(serverCores: number): number[] {
   return [...new Set(levels)];
 }
 
-/** "1 core", "3 workers". */
-const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** "1 core", "3 workers": a count with its noun, for the cells and the sentences here. */
+export const count = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
  * What this machine's cores let notebook 07 show, said before it runs: the server's and the load
