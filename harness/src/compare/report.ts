@@ -12,7 +12,9 @@ import {
   type FloorRow,
   floorTable,
   type Pace,
+  p1,
   secondsToSee,
+  signedPercent,
   type Verdict,
   verdictOf,
 } from "./stats";
@@ -126,9 +128,8 @@ export interface ReportInput {
   command?: string;
 }
 
-const p1 = (share: number) => `${(share * 100).toFixed(1)} %`;
-const signed = (share: number) => `${share < 0 ? "-" : "+"}${(Math.abs(share) * 100).toFixed(1)} %`;
-const changeText = (c: Change) => `${signed(c.change)} [${signed(c.low)} to ${signed(c.high)}]`;
+const pc = (share: number) => `${p1(share)} %`;
+const changeText = (c: Change) => `${signedPercent(c.change)} [${signedPercent(c.low)} to ${signedPercent(c.high)}]`;
 function duration(s: number): string {
   if (!Number.isFinite(s)) return "more than an hour";
   return s < 120 ? `${Math.ceil(s)} s` : `${Math.ceil(s / 60)} min`;
@@ -192,8 +193,8 @@ export function comparisonReport(i: ReportInput): Comparison {
         };
   if (gate)
     gate.text = gate.failed
-      ? `FAILED: B is slower by ${p1(slower)}, more than the ${p1(i.gate!)} allowed`
-      : `passed: B is not slower by more than ${p1(i.gate!)} (${verdict.high < 0 ? `slower by ${p1(slower)}` : "not slower beyond doubt"})`;
+      ? `FAILED: B is slower by ${pc(slower)}, more than the ${pc(i.gate!)} allowed`
+      : `passed: B is not slower by more than ${pc(i.gate!)} (${verdict.high < 0 ? `slower by ${pc(slower)}` : "not slower beyond doubt"})`;
   const generator = i.runA.generator.name;
   const floor = floorTable(adv.ratio!.runs, i.noise, i.pace);
   const toSee = [0.02, 0.05, 0.1, 0.2].map((size) => ({
@@ -219,8 +220,8 @@ export function comparisonReport(i: ReportInput): Comparison {
     sideLine("B", b),
     `  decided on ${metric}, round by round: ${fmt(adv.ratio!.median)}x, change ${changeText(verdict)} (${verdict.level * 100} % interval, ${adv.ratio!.runs.length} rounds); ${generatorLine}`,
     `  req/s, B over A: ${reqPerSec ? changeText(reqPerSec) : "n/a"}; CPU per request, A over B: ${cpuPerRequest ? changeText(cpuPerRequest) : "n/a"}`,
-    `  sessions: ${i.sessions} (fresh processes of both, warmed up), medians ${sessionRatios.map((r) => fmt(r)).join(", ")}; noise floor ${p1(i.noise)} (the standard deviation of two processes of one file, in the interval as ${p1(i.noise)} / sqrt(${i.sessions}))`,
-    `  this run could have seen a change of ${p1(verdict.detectable)} or more (80 % of the time)${i.same ? "; an A/A run: this is the machine's noise floor for a comparison this long" : ""}`,
+    `  sessions: ${i.sessions} (fresh processes of both, warmed up), medians ${sessionRatios.map((r) => fmt(r)).join(", ")}; noise floor ${pc(i.noise)} (the standard deviation of two processes of one file, in the interval as ${pc(i.noise)} / sqrt(${i.sessions}))`,
+    `  this run could have seen a change of ${pc(verdict.detectable)} or more (80 % of the time)${i.same ? "; an A/A run: this is the machine's noise floor for a comparison this long" : ""}`,
     `  to see 2 % / 5 % / 20 %: ${toSee
       .filter((t) => t.size !== 0.1)
       .map((t) => duration(t.seconds))
@@ -241,7 +242,7 @@ export function comparisonReport(i: ReportInput): Comparison {
     row("B", b),
     "",
     `Decided on ${metric}: ${changeText(verdict)} (95 % interval, median of ${adv.ratio!.runs.length} rounds, ${i.design === "side-by-side" ? "both servers loaded side by side" : "in turns"}). ` +
-      `${i.sessions} session(s) of fresh processes; this run could have seen ${p1(verdict.detectable)} or more. ${generatorLine[0].toUpperCase()}${generatorLine.slice(1)}. Stopped ${i.stoppedBy}.` +
+      `${i.sessions} session(s) of fresh processes; this run could have seen ${pc(verdict.detectable)} or more. ${generatorLine[0].toUpperCase()}${generatorLine.slice(1)}. Stopped ${i.stoppedBy}.` +
       (gate ? ` **Gate: ${gate.text}.**` : ""),
     "",
     `<sub>\`${command}\` · ${describeMachine().split(" · ").slice(0, 4).join(" · ")} · ${fmt(Math.round(i.seconds))} s</sub>`,

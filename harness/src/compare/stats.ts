@@ -95,7 +95,11 @@ export interface Verdict extends Change {
   headline: string;
 }
 
-const p1 = (share: number) => (Math.abs(share) * 100).toFixed(1);
+/** A share as a percentage of one decimal, grouped, without sign or unit: 0.0612 is "6.1", -10.236 "1,023.6". */
+export const p1 = (share: number) =>
+  (Math.abs(share) * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** A change as "+6.1 %" or "-2.0 %". */
+export const signedPercent = (share: number) => `${share < 0 ? "-" : "+"}${p1(share)} %`;
 /** z(0.975) + z(0.80): a change this many standard errors away is seen 80 % of the time. */
 const POWER_80 = normalQuantile(0.975) + normalQuantile(0.8);
 
@@ -131,8 +135,7 @@ export function settled(ratios: readonly number[], luck: Luck, gate: number | nu
   const n = ratios.filter(Number.isFinite).length;
   if (n < MIN_ROUNDS || n % LOOK_EVERY !== 0) return null;
   const c = changeOf(ratios, luck, STRICT_LEVEL);
-  const signed = (x: number) => `${x < 0 ? "-" : "+"}${p1(x)} %`;
-  const interval = `after ${n} rounds the ${(STRICT_LEVEL * 100).toFixed(1)} % interval, ${signed(c.low)} to ${signed(c.high)},`;
+  const interval = `after ${n} rounds the ${p1(STRICT_LEVEL)} % interval, ${signedPercent(c.low)} to ${signedPercent(c.high)},`;
   if (gate !== null) {
     if (c.high < -gate) return `${interval} lies wholly beyond the gate's -${p1(gate)} %`;
     if (c.low > -gate) return `${interval} lies wholly above the gate's -${p1(gate)} %`;
