@@ -1,7 +1,7 @@
 import type { AppRef } from "../apps/registry";
 import { atCellEnd } from "../charts/display";
 import { WorkbookError } from "../core/errors";
-import { pct } from "../core/format";
+import { pct, plural } from "../core/format";
 import type { GeneratorName } from "../core/generator";
 import { cpuList, pinning } from "../core/pinning";
 import { settings } from "../core/settings";
@@ -88,16 +88,17 @@ export function decide(adv: Advantage, pairs: readonly RoundPair[], design: Desi
   const busy = median(used);
   if (design !== "side-by-side" || adv.cpuPerRequest === null || cores === null || adv.decidedOn === "cpuPerRequest")
     return { ...adv, why: "" };
+  const theirCores = cores === 1 ? "the server's core" : `the server's ${cores} cores`;
   if (!(busy >= FULL_CORE * cores))
     return {
       ...adv,
-      why: `together the servers used ${pct(busy / cores)} of the server's core(s): not CPU-bound, so req/s decides`,
+      why: `together the servers used ${pct(busy / cores)} of ${theirCores}: not CPU-bound, so req/s decides`,
     };
   return {
     ...adv,
     decidedOn: "cpuPerRequest",
     ratio: adv.cpuPerRequest,
-    why: `together the servers kept the server's core(s) busy (${pct(busy / cores)}), so CPU time per request decides: each round's req/s ratio moves with how the scheduler split the core`,
+    why: `together the servers kept ${theirCores} busy (${pct(busy / cores)}), so CPU time per request decides: each round's req/s ratio moves with how the scheduler split the core`,
   };
 }
 
@@ -222,7 +223,7 @@ export async function compare(
   const pairs = pairsOf(rounds.A, rounds.B, rounds.session);
   const adv = decided ?? decide(advantage(rounds.B, rounds.A), pairs, design);
   if (!adv.ratio || adv.ratio.runs.length < 2)
-    throw badCompare(`${limit} s left time for ${adv.ratio?.runs.length ?? 0} round(s): give it at least 10 s`);
+    throw badCompare(`${limit} s left time for ${plural(adv.ratio?.runs.length ?? 0, "round")}: give it at least 10 s`);
   const mean = (xs: number[]) => xs.reduce((x, y) => x + y, 0) / xs.length;
   const secondsPerRound = durations.length ? mean(durations) : mean(overheads);
   const pace: Pace = { secondsPerRound, sessionOverheadSeconds: Math.max(0, mean(overheads) - secondsPerRound) };

@@ -1,5 +1,5 @@
 import { describeMachine, type Fingerprint, fingerprint } from "../core/fingerprint";
-import { fmt } from "../core/format";
+import { fmt, plural } from "../core/format";
 import { pinning } from "../core/pinning";
 import type { Spread } from "../core/stats";
 import { median } from "../core/stats";
@@ -167,7 +167,7 @@ function designText(i: ReportInput, generator: string): string {
   const where = p.enabled ? ` on CPU ${p.server}, ${generator} on CPU ${p.generator}` : ` (not pinned: ${p.reason})`;
   const how =
     i.design === "side-by-side"
-      ? "both servers loaded at once in each round, sharing the server's core(s)"
+      ? `both servers loaded at once in each round, sharing the server's ${p.serverCpus.length === 1 ? "core" : "cores"}`
       : `the servers loaded in turns, ${i.order === "random" ? "in a random order" : "A B, B A, ..."}`;
   return `${how}${where}; ${i.pairs.length} rounds of ${fmt(i.runA.durationSeconds)} s, ${i.connections} connections each, GET ${i.route}`;
 }
@@ -242,7 +242,7 @@ export function comparisonReport(i: ReportInput): Comparison {
     row("B", b),
     "",
     `Decided on ${metric}: ${changeText(verdict)} (95 % interval, median of ${adv.ratio!.runs.length} rounds, ${i.design === "side-by-side" ? "both servers loaded side by side" : "in turns"}). ` +
-      `${i.sessions} session(s) of fresh processes; this run could have seen ${pc(verdict.detectable)} or more. ${generatorLine[0].toUpperCase()}${generatorLine.slice(1)}. Stopped ${i.stoppedBy}.` +
+      `${plural(i.sessions, "session")} of fresh processes; this run could have seen ${pc(verdict.detectable)} or more. ${generatorLine[0].toUpperCase()}${generatorLine.slice(1)}. Stopped ${i.stoppedBy}.` +
       (gate ? ` **Gate: ${gate.text}.**` : ""),
     "",
     `<sub>\`${command}\` · ${describeMachine().split(" · ").slice(0, 4).join(" · ")} · ${fmt(Math.round(i.seconds))} s</sub>`,

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { badOption } from "./errors";
+import { plural } from "./format";
 import { readings } from "./readings";
 
 /**
@@ -81,7 +82,9 @@ function decide(): Pinning {
     return off(`off: ${r.why} (taken as a platform without /proc and taskset)`);
   if (process.platform !== "linux") return off(`off: core pinning needs Linux (taskset); this is ${process.platform}`);
   if (!ORIGINAL || ORIGINAL.length < 2)
-    return off(`off: this process may use ${ORIGINAL?.length ?? "an unknown number of"} CPU(s); pinning needs 2`);
+    return off(
+      `off: this process may use ${ORIGINAL ? plural(ORIGINAL.length, "CPU") : "an unknown number of CPUs"}; pinning needs 2`,
+    );
   if (spawnSync("taskset", ["-V"]).status !== 0) return off("off: taskset (util-linux) is not installed");
   const chosen = chosenCpus(ORIGINAL);
   if (chosen) return chosen;

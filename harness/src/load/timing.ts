@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { AppHandle } from "../apps/start";
 import { badOption } from "../core/errors";
+import { plural } from "../core/format";
 import { loopbackUrl } from "../core/loopback";
 import { type Spread, spread } from "../core/stats";
 
@@ -83,7 +84,7 @@ export function rateForShare(
   if (opts.seconds !== undefined && rate * opts.seconds < minPerRun) {
     throw badOption(
       "rateForShare",
-      `at ${rate} req/s (a share of ${share} with ${costMs} ms per request) a ${opts.seconds} s run gets fewer than ${minPerRun} request(s); make the work smaller or the runs longer`,
+      `at ${rate} req/s (a share of ${share} with ${costMs} ms per request) a ${opts.seconds} s run gets fewer than ${plural(minPerRun, "request")}; make the work smaller or the runs longer`,
     );
   }
   return rate;
