@@ -111,13 +111,15 @@ function chosenCpus(allowed: number[]): Pinning | null {
   if (!s || !g) throw bad('each must be a CPU list such as "0", "1-3" or "0,2-3"');
   const missing = [...s, ...g].filter((c) => !allowed.includes(c));
   if (missing.length) throw bad(`CPU ${missing.join(", ")} is not one this process may use (${allowed.join(",")})`);
-  const shared = s.filter((c) => g.includes(c));
-  return pinned(
+  const chosen = pinned(
     server,
     generator,
-    `apps on CPU ${server}, load generator on CPU ${generator} (WORKBOOK_SERVER_CPUS, WORKBOOK_GENERATOR_CPUS)` +
-      (shared.length ? `: CPU ${shared.join(", ")} shared, so the numbers are contended` : ""),
+    `apps on CPU ${server}, load generator on CPU ${generator} (WORKBOOK_SERVER_CPUS, WORKBOOK_GENERATOR_CPUS)`,
   );
+  const shared = chosen.sharedCpus;
+  return shared.length
+    ? { ...chosen, reason: `${chosen.reason}: CPU ${shared.join(", ")} shared, so the numbers are contended` }
+    : chosen;
 }
 
 /**
