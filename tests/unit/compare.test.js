@@ -115,6 +115,21 @@ test('what a run could detect: the floor table falls with seconds and never belo
   t.assert.ok(Number.isNaN(stats.floorRow(ratios, NOISE, pace, 2).detectable), 'no round fits: NaN')
 })
 
+test('what a run could detect is a share of its ratio: rounds nine times as large read the same, not nine times it', (t) => {
+  // Notebook 08's start against its solution (9.18x) read "could have seen 180.7 %" and "20 % in 19 min".
+  const { ratios } = run('aa')
+  const nine = ratios.map((r) => 9 * r)
+  const pace = { sessionOverheadSeconds: 3.5, secondsPerRound: 1.2 }
+  const luck = { noise: NOISE, sessions: 1 }
+  const [one, nineFold] = [ratios, nine].map((rs) => stats.verdictOf(rs, luck).detectable)
+  t.assert.ok(Math.abs(one - nineFold) < 1e-9, `${one} against ${nineFold}`)
+  t.assert.ok(
+    Math.abs(stats.floorRow(nine, NOISE, pace, 60).detectable - stats.floorRow(ratios, NOISE, pace, 60).detectable) <
+      1e-9,
+  )
+  t.assert.strictEqual(stats.secondsToSee(nine, NOISE, pace, 0.05), stats.secondsToSee(ratios, NOISE, pace, 0.05))
+})
+
 test("which figure decides: side by side on a full core, CPU per request; on an idle one, req/s; in turns, advantage()'s rule", (t) => {
   const ratio = (m) => ({ median: m, min: m, max: m, relativeSpread: 0, cv: 0, runs: [m, m] })
   const adv = {

@@ -103,9 +103,13 @@ export const signedPercent = (share: number) => `${share < 0 ? "-" : "+"}${p1(sh
 /** z(0.975) + z(0.80): a change this many standard errors away is seen 80 % of the time. */
 const POWER_80 = normalQuantile(0.975) + normalQuantile(0.8);
 
-/** The smallest change an interval this wide lets a run call slower or faster 80 % of the time. */
-export function detectable(c: Pick<Change, "low" | "high" | "level">): number {
-  return (POWER_80 * (c.high - c.low)) / (2 * normalQuantile(0.5 + c.level / 2));
+/**
+ * The smallest change an interval this wide lets a run call slower or faster 80 % of the time, as a
+ * share of the median ratio: the rounds' noise is a share of what they measure (the process term of
+ * changeOf too), so two servers 9x apart and two alike read the same precision, not nine times it.
+ */
+export function detectable(c: Pick<Change, "change" | "low" | "high" | "level">): number {
+  return (POWER_80 * (c.high - c.low)) / (2 * normalQuantile(0.5 + c.level / 2) * (1 + c.change));
 }
 
 /** The verdict: slower when the whole interval lies below 0, faster when above, else no difference larger than its farthest end. */
@@ -164,11 +168,14 @@ export interface FloorRow {
 /** The sessions a comparison of `seconds` runs. */
 export const sessionsFor = (seconds: number) => Math.max(1, Math.round(seconds / SESSION_SECONDS));
 
-/** The rounds' part of a run's spread: how many rounds, and the standard error of their median (from its bootstrap interval). */
+/**
+ * The rounds' part of a run's spread: how many rounds, and the standard error of their median (from
+ * its bootstrap interval) as a share of that median, as detectable() reads it.
+ */
 function roundsSpread(ratios: readonly number[]): { n: number; error: number } {
   const xs = ratios.filter(Number.isFinite);
   const i = medianInterval(xs);
-  return { n: xs.length, error: (i.high - i.low) / 2 / normalQuantile(0.975) };
+  return { n: xs.length, error: (i.high - i.low) / 2 / normalQuantile(0.975) / median(xs) };
 }
 
 function projected(spread: { n: number; error: number }, noise: number, pace: Pace, seconds: number): FloorRow {
