@@ -9,6 +9,9 @@ before): what they print must agree with itself and work where the learner is.
   folder, or a range whose two ends are equal ("0.948-0.948": one run is "one run").
 - Every cell that runs a load or a profile prints a command (a shell block) in its own output or the
   next code cell's.
+- A whole number of four digits or more, in prose or a table (Markdown) or a check's line, has its
+  thousands separated, as wb.fmt writes it: "8,535", never "8535" beside a table's "8,535". Years, a
+  pid, a URL's query and code are not counts.
 """
 from __future__ import annotations
 
@@ -30,6 +33,11 @@ INLINE = re.compile(r"`[^`\n]*`")
 UNKNOWN = re.compile(r"\b(null|undefined|NaN)\b")
 TEMP = re.compile(r"pytest-of-|/tmp/|\btmp[a-z0-9_]{6,}\b")
 SAME_ENDS = re.compile(r"(?<![\d.,\-–])(\d[\d,]*(?:\.\d+)?)(x| ms| %| MB)?\s?[–-]\s?\1\2?(?![\d.])")
+# A whole number of 4+ digits not grouped: not in a word, path, version, date, query (=), decimal or pid.
+UNGROUPED = re.compile(r"(?<![\w.,:/#@=+-])(?<!pid )\d{4,}(?![\w:/-]|[.,]\d)")
+YEAR = re.compile(r"(19|20)\d\d")
+LINK = re.compile(r"\]\([^)]*\)|https?://\S+")
+CHECK_LINE = re.compile(r"^(ok|FAIL|skipped)\b")
 RUNS_A_LOAD = re.compile(r"\b(runLoad|interleavedLoads|contentionRounds|contention|pacedLoad|freshLoad|cpuProfile|"
                          r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|clinicFlame|diagnose|compare|autocannon)\(")
 
@@ -111,6 +119,29 @@ def text_problems(cells) -> list[str]:
     return found
 
 
+def prose_of(cell) -> list[str]:
+    """What the workbook itself wrote: Markdown outputs and the checks' lines (not a tool's own output)."""
+    out = []
+    for o in cell.get("outputs", []):
+        if "text/markdown" in o.get("data", {}):
+            out.append(o["data"]["text/markdown"])
+        elif o.get("output_type") == "stream":
+            out += [line for line in o.get("text", "").splitlines() if CHECK_LINE.match(line)]
+    return [LINK.sub("", INLINE.sub("", FENCE.sub("", "".join(t)))) for t in out]
+
+
+def ungrouped_problems(cells) -> list[str]:
+    found = []
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        for prose in prose_of(cell):
+            found += [f"cell {cell.id}: {m.group(0)} is printed without its thousands separated (wb.fmt): "
+                      f"…{prose[max(0, m.start() - 60):m.end() + 20]}…"
+                      for m in UNGROUPED.finditer(prose) if not YEAR.fullmatch(m.group(0))]
+    return found
+
+
 def command_problems(cells) -> list[str]:
     code = [c for c in cells if c.cell_type == "code"]
     found = []
@@ -133,7 +164,7 @@ def executed(path: Path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_what_the_learner_reads_agrees_with_itself(path):
     cells = executed(path)
-    problems = reveal_problems(cells) + text_problems(cells) + command_problems(cells)
+    problems = reveal_problems(cells) + text_problems(cells) + command_problems(cells) + ungrouped_problems(cells)
     assert problems == [], "\n".join(problems)
 
 
@@ -184,6 +215,20 @@ def test_unknowns_temporary_folders_and_equal_ranges_fail_outside_code():
     found = text_problems(cells)
     assert len(found) == 3, found
     assert "prints 'null'" in found[0] and "a temporary folder" in found[1] and "0.948x–0.948x" in found[2]
+
+
+def test_a_count_printed_without_its_thousands_separated_fails():
+    # CI run 8's executed notebooks: 00's and 07's checks, 02's sentence and a table cell fmt rounded to "1000"
+    wrong = nb(("x", ["| 4.72 | 1000 | 96 |", "the next row's interval is 2,718 ms instead of 1000, and"]))
+    wrong[0].outputs.append(nbformat.v4.new_output("stream", text="ok      each request counted once: the workers 8535, "
+                                                                   "the generator 8434 + 1 before the load\n"))
+    found = ungrouped_problems(wrong)
+    assert [f.split(":")[1].split()[0] for f in found] == ["1000", "1000", "8535", "8434"], found
+    right = nb(("x", ["| worker pid 21379 | 4,325 |", "GET /primes?n=10000 on 2026-11-28", "| osgood 0.1.0 | 25261.70 |",
+                      "```sh\nPORT=38113 node server.js\n```", "`results/a-1795887166917/x.html`", "8,535 requests",
+                      "[report](../results/diagnose/s-1795887690805/report.html)", "Node v26.10.0, 999 of 1,000"]))
+    right[0].outputs.append(nbformat.v4.new_output("stream", text="[20581:0x352dd000]     3617 ms: Mark-Compact\n"))
+    assert ungrouped_problems(right) == []
 
 
 def test_a_load_without_a_command_fails():
