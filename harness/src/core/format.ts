@@ -5,9 +5,15 @@
 export function fmt(v: number): string {
   if (!Number.isFinite(v)) return "n/a";
   if (Number.isInteger(v)) return v.toLocaleString("en-US");
-  // Rounding can carry a number into the next band (999.6 to "1000", 9.996 to "10.00"): the rounded
-  // number is written again by its own band's rule, so that it reads "1,000" and "10.0" as its neighbours do.
-  return byBand(Number(byBand(v).replaceAll(",", "")));
+  return writtenTwice(byBand, v);
+}
+
+/**
+ * Rounding can carry a number into the next band (999.6 to "1000", 9.996 to "10.00"): the rounded
+ * number is written again by its own band's rule, so that it reads "1,000" and "10.0" as its neighbours do.
+ */
+function writtenTwice(write: (v: number) => string, v: number): string {
+  return write(Number(write(v).replaceAll(",", "")));
 }
 
 function byBand(v: number): string {
@@ -32,8 +38,7 @@ export function times(ratio: number): string {
     const a = Math.abs(r);
     return a >= 100 ? Math.round(r).toLocaleString("en-US") : r.toFixed(a >= 10 ? 1 : 2);
   };
-  // as fmt: 9.996 rounds to "10.00", written again as "10.0x"
-  return `${once(Number(once(ratio).replaceAll(",", "")))}x`;
+  return `${writtenTwice(once, ratio)}x`; // 9.996: "10.0x", not "10.00x"
 }
 
 /** "1 run", "3 runs". */
