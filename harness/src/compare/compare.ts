@@ -3,7 +3,7 @@ import { atCellEnd } from "../charts/display";
 import { WorkbookError } from "../core/errors";
 import { pct, plural } from "../core/format";
 import type { GeneratorName } from "../core/generator";
-import { cpuList, pinning } from "../core/pinning";
+import { pinning } from "../core/pinning";
 import { settings } from "../core/settings";
 import { median } from "../core/stats";
 import { commandText, loadReport } from "../load/report";
@@ -83,7 +83,7 @@ export type Decision = Advantage & { why: string };
  * server that waits on I/O or timers), req/s does: a slower answer that costs no CPU shows there only.
  */
 export function decide(adv: Advantage, pairs: readonly RoundPair[], design: Design): Decision {
-  const cores = cpuList(pinning().server ?? "")?.length ?? null;
+  const cores = pinning().serverCpus.length || null; // null: not pinned
   const used = pairs.map((p) => ((p.a.serverCpuPercent ?? NaN) + (p.b.serverCpuPercent ?? NaN)) / 100);
   const busy = median(used);
   if (design !== "side-by-side" || adv.cpuPerRequest === null || cores === null || adv.decidedOn === "cpuPerRequest")
