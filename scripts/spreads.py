@@ -13,7 +13,9 @@ workbook's own priority) for the whole time, as a machine shared with other work
 executed copy, its duration and its checks are kept in `--out` (results.jsonl). `--write` then sets
 notebooks/spreads.json, the file each checks cell prints its thresholds' spreads from, to every value
 recorded in `--out` for each check, by profile and condition (quiet or busy): start a new `--out` to
-set a spread from new runs only. NOTEBOOK is a path (notebooks/02-event-loop.ipynb,
+set a spread from new runs only. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
+is kept apart, under "quick-unpinned" or "full-unpinned": the load generator then shares the servers'
+cores, and a comparison spreads differently. NOTEBOOK is a path (notebooks/02-event-loop.ipynb,
 solutions/05-leak/05-leak.ipynb, exercises/...).
 """
 from __future__ import annotations
@@ -65,13 +67,16 @@ def check_lines(nb) -> list[tuple[bool, str, float | None]]:
             for c in check_lines_in(str(out.get("text", "")))]
 
 
-def saved_checks(path: Path, since: float) -> list[tuple[bool, str, float | None]] | None:
+def saved_checks(path: Path, since: float) -> tuple[list[tuple[bool, str, float | None]], str] | None:
     """The checks a notebook's checks cell kept (results/<notebook>.checks.json) in a run that began at
-    `since` (a time.time()); None when it kept none then (a checks cell that names no notebook)."""
+    `since` (a time.time()), with the key their spread is kept under ("quick", "quick-unpinned": the
+    profile, and whether the run was pinned); None when it kept none then (a checks cell that names no
+    notebook)."""
     file = ROOT / "results" / f"{path.stem}.checks.json"
     if not file.exists() or file.stat().st_mtime < since:
         return None
-    return [(c["passed"], c["name"], c["value"]) for c in json.loads(file.read_text())["data"]["checks"]]
+    data = json.loads(file.read_text())["data"]
+    return [(c["passed"], c["name"], c["value"]) for c in data["checks"]], data["profile"]
 
 
 SPREADS = ROOT / "notebooks" / "spreads.json"
@@ -166,7 +171,9 @@ def main() -> int:
                         # A failed check throws from the checks cell: its lines come with the error.
                         record["checks"], record["error"] = check_lines_in(str(err)), str(err)[-3000:]
                         nb = None
-                    record["checks"] = saved_checks(path, since) or record["checks"]
+                    saved = saved_checks(path, since)
+                    if saved:
+                        record["checks"], record["profile"] = saved
                     record["seconds"] = round(time.monotonic() - started, 1)
                     failed = [c[1] for c in record["checks"] if not c[0]]
                     print(f"{path.stem} run {i + 1} ({condition}): {record['seconds']} s, "

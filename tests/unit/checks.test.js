@@ -2,6 +2,8 @@
 // A notebook's checks cell beside the spreads its thresholds were set from (prose/checks.ts, core/spreads.ts):
 // the spread is read from a data file, printed after each threshold, and a run outside it is marked; the
 // figures of every check are kept for make spreads. A temporary spreads file and results folder stand in.
+// Pinning is off here (WORKBOOK_PIN=0, as on a machine without taskset), so the spreads are those of
+// unpinned runs, kept apart from the pinned ones under "quick-unpinned".
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -11,6 +13,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-checks-'))
 process.env.WORKBOOK_RESULTS_DIR = path.join(dir, 'results')
 process.env.WORKBOOK_SPREADS_FILE = path.join(dir, 'spreads.json')
 process.env.WORKBOOK_PROFILE = 'quick'
+process.env.WORKBOOK_PIN = '0'
 const { internal } = require('./helpers')
 const { checklist } = internal('prose/checks')
 
@@ -20,8 +23,12 @@ fs.writeFileSync(
     about: 'test',
     notebooks: {
       '99-test': {
-        'pool over blocked': { quick: { quiet: [2.5, 25.1], busy: [15], measured: '2026-11-28' } },
-        'accepted p99': { quick: { quiet: [25], busy: [], measured: '2026-11-28' } },
+        'pool over blocked': {
+          quick: { quiet: [99], busy: [], measured: '2026-11-28' }, // pinned runs: not this run's spread
+          'quick-unpinned': { quiet: [2.5, 25.1], busy: [15], measured: '2026-11-28' },
+        },
+        'accepted p99': { 'quick-unpinned': { quiet: [25], busy: [], measured: '2026-11-28' } },
+        'a pinned check': { quick: { quiet: [3], busy: [], measured: '2026-11-28' } },
       },
     },
   }),
@@ -39,21 +46,23 @@ function quietly(fn) {
   }
 }
 
-test('a threshold is printed with the spread it was set from, and a run outside it is marked', (t) => {
+test('a threshold is printed with the spread it was set from (unpinned runs here), and a run outside it is marked', (t) => {
   const c = checklist('99-test')
     .atLeast('pool over blocked', 20, 2)
     .atLeast('pool over blocked', 40, 2)
     .below('accepted p99', 25, 50, 'ms')
     .atLeast('a check never measured', 3, 1)
+    .atLeast('a pinned check', 3, 1)
   t.assert.deepStrictEqual(c.passed, [
-    'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick runs (2 quiet, 1 busy)',
-    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick runs (2 quiet, 1 busy): this run is outside the measured spread',
-    'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick run (quiet)',
-    'a check never measured: 3.00x, at least 1x; no measured spread for the quick profile yet (make spreads)',
+    'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
+    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread',
+    'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet)',
+    'a check never measured: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
+    'a pinned check: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
   ])
   quietly(() => c.done())
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'results', '99-test.checks.json'), 'utf8'))
-  t.assert.strictEqual(saved.data.profile, 'quick')
+  t.assert.strictEqual(saved.data.profile, 'quick-unpinned')
   t.assert.deepStrictEqual(
     saved.data.checks.map((r) => [r.name, r.kind, r.value, r.limit, r.passed]),
     [
@@ -61,6 +70,7 @@ test('a threshold is printed with the spread it was set from, and a run outside 
       ['pool over blocked', 'atLeast', 40, 2, true],
       ['accepted p99', 'below', 25, 50, true],
       ['a check never measured', 'atLeast', 3, 1, true],
+      ['a pinned check', 'atLeast', 3, 1, true],
     ],
   )
 })

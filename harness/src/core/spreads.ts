@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./paths";
+import { pinning } from "./pinning";
+import { settings } from "./settings";
 
 /**
  * The spread each notebook check's threshold was set from: every value the check measured in repeated
@@ -16,7 +18,7 @@ export interface MeasuredSpread {
   measured: string;
 }
 
-/** notebooks/spreads.json: notebook -> check name -> profile -> spread. */
+/** notebooks/spreads.json: notebook -> check name -> profile (spreadProfile()) -> spread. */
 export interface SpreadsFile {
   about: string;
   notebooks: Record<string, Record<string, Record<string, MeasuredSpread>>>;
@@ -36,4 +38,13 @@ export function measuredSpread(notebook: string, check: string, profile: string)
     return null;
   }
   return file.notebooks?.[notebook]?.[check]?.[profile] ?? null;
+}
+
+/**
+ * The key a check's figures are kept under and its spread read from: the profile ("quick", "full"),
+ * with "-unpinned" when the run had no core pinning (core/pinning.ts). Unpinned, the load generator
+ * shares the servers' cores, so a comparison spreads differently: its runs are kept apart.
+ */
+export function spreadProfile(): string {
+  return `${settings().name}${pinning().enabled ? "" : "-unpinned"}`;
 }

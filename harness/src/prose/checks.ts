@@ -1,8 +1,7 @@
 import { fmt, plural, times } from "../core/format";
 import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
-import { settings } from "../core/settings";
-import { type MeasuredSpread, measuredSpread } from "../core/spreads";
+import { type MeasuredSpread, measuredSpread, spreadProfile } from "../core/spreads";
 import type { Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
@@ -101,7 +100,7 @@ export class Checklist {
       `${this.passed.length} ok, ${this.skipped.length} skipped, ${this.failed.length} failed`,
     ];
     console.log(lines.join("\n"));
-    if (this.notebook) saveResults(`${this.notebook}.checks`, { profile: settings().name, checks: this.records });
+    if (this.notebook) saveResults(`${this.notebook}.checks`, { profile: spreadProfile(), checks: this.records });
     if (this.failed.length) throw new Error(`${this.failed.length} check(s) failed:\n${this.failed.join("\n")}`);
   }
 
@@ -114,10 +113,10 @@ export class Checklist {
   /** "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and whether this run fell outside it. */
   private spreadNote(r: CheckRecord): string {
     if (!this.notebook) return "";
-    const profile = settings().name;
+    const profile = spreadProfile();
     const s = measuredSpread(this.notebook, r.name, profile);
     if (!s || s.quiet.length + s.busy.length === 0)
-      return `; no measured spread for the ${profile} profile yet (make spreads)`;
+      return `; no measured spread for ${profile.replace("-", " ")} runs yet (make spreads)`;
     const text = spreadText(s, profile, (v) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`));
     const all = [...s.quiet, ...s.busy];
     const outside = r.value === null || r.value < Math.min(...all) || r.value > Math.max(...all);
@@ -125,8 +124,9 @@ export class Checklist {
   }
 }
 
-/** "1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)"; "2.5x in one quick run (quiet)". */
-export function spreadText(s: MeasuredSpread, profile: string, show: (v: number) => string): string {
+/** "1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)"; "2.5x in one quick unpinned run (quiet)". */
+export function spreadText(s: MeasuredSpread, key: string, show: (v: number) => string): string {
+  const profile = key.replace("-", " ");
   const all = [...s.quiet, ...s.busy];
   const [lo, hi] = [Math.min(...all), Math.max(...all)];
   const how = `${s.quiet.length} quiet, ${s.busy.length} busy`;
