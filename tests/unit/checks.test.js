@@ -50,12 +50,16 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
   const c = checklist('99-test')
     .atLeast('pool over blocked', 20, 2)
     .atLeast('pool over blocked', 40, 2)
+    .atLeast('pool over blocked', 25.14, 2) // above 25.1, but printed as 25.1x: in the range as it reads
+    .atLeast('pool over blocked', 2.494, 2) // below 2.50, but printed as 2.49x: outside
     .below('accepted p99', 25, 50, 'ms')
     .atLeast('a check never measured', 3, 1)
     .atLeast('a pinned check', 3, 1)
   t.assert.deepStrictEqual(c.passed, [
     'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
     'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread',
+    'pool over blocked: 25.1x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
+    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread',
     'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet)',
     'a check never measured: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
     'a pinned check: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
@@ -68,6 +72,8 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
     [
       ['pool over blocked', 'atLeast', 20, 2, true],
       ['pool over blocked', 'atLeast', 40, 2, true],
+      ['pool over blocked', 'atLeast', 25.14, 2, true],
+      ['pool over blocked', 'atLeast', 2.494, 2, true],
       ['accepted p99', 'below', 25, 50, true],
       ['a check never measured', 'atLeast', 3, 1, true],
       ['a pinned check', 'atLeast', 3, 1, true],

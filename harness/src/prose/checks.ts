@@ -117,9 +117,13 @@ export class Checklist {
     const s = measuredSpread(this.notebook, r.name, profile);
     if (!s || s.quiet.length + s.busy.length === 0)
       return `; no measured spread for ${profile.replace("-", " ")} runs yet (make spreads)`;
-    const text = spreadText(s, profile, (v) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`));
+    const show = (v: number) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`);
+    const text = spreadText(s, profile, show);
     const all = [...s.quiet, ...s.busy];
-    const outside = r.value === null || r.value < Math.min(...all) || r.value > Math.max(...all);
+    const [lo, hi] = [Math.min(...all), Math.max(...all)];
+    // Outside as printed: a value that reads the same as an end of the range ("1.15x" beside "1.00x–1.15x") is in it.
+    const v = r.value;
+    const outside = v === null || (v < lo && show(v) !== show(lo)) || (v > hi && show(v) !== show(hi));
     return `; measured ${text}${outside ? ": this run is outside the measured spread" : ""}`;
   }
 }
