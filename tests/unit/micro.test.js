@@ -11,7 +11,8 @@ const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 const FAST = { timeMs: 40, warmupMs: 10 }
 
-test('microbench: every task with ops/s and a margin; a dropped result runs faster; constants are flagged', async (t) => {
+// Which task runs faster, and which one the JIT emptied, are timings: tests/integration/micro.test.js.
+test('microbench: every task with ops/s, a margin and whether its result was kept', async (t) => {
   const r = await nb05.microbench('micro/lies.js', FAST)
   t.assert.strictEqual(r.file, 'micro/lies.js')
   t.assert.match(r.runtime, /^Node /)
@@ -20,9 +21,7 @@ test('microbench: every task with ops/s and a margin; a dropped result runs fast
   const kept = nb05.microTask(r, 'build an object, result kept')
   const dropped = nb05.microTask(r, 'build an object, result dropped')
   t.assert.ok(kept.sunk && !dropped.sunk)
-  t.assert.ok(kept.meanNs > dropped.meanNs * 2, `kept ${kept.meanNs} ns, dropped ${dropped.meanNs} ns`)
-  t.assert.ok(nb05.microTask(r, 'Math.pow of constants, kept').suspect)
-  t.assert.ok(!nb05.microTask(r, 'Math.pow of the input, kept').suspect)
+  for (const task of r.tasks) t.assert.strictEqual(typeof task.suspect, 'boolean', task.name)
 })
 
 test('microbench fails with the script stderr, and past its time limit', async (t) => {
