@@ -116,11 +116,10 @@ export class Checklist {
     const profile = spreadProfile();
     const s = measuredSpread(this.notebook, r.name, profile);
     if (!s || s.quiet.length + s.busy.length === 0)
-      return `; no measured spread for ${profile.replace("-", " ")} runs yet (make spreads)`;
+      return `; no measured spread for ${keyText(profile)} runs yet (make spreads)`;
     const show = (v: number) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`);
     const text = spreadText(s, profile, show);
-    const all = [...s.quiet, ...s.busy];
-    const [lo, hi] = [Math.min(...all), Math.max(...all)];
+    const [lo, hi] = range(s);
     // Outside as printed: a value that reads the same as an end of the range ("1.15x" beside "1.00x–1.15x") is in it.
     const v = r.value;
     const outside = v === null || (v < lo && show(v) !== show(lo)) || (v > hi && show(v) !== show(hi));
@@ -128,14 +127,23 @@ export class Checklist {
   }
 }
 
+/** The lowest and the highest value measured, quiet and busy. */
+function range(s: MeasuredSpread): [number, number] {
+  const all = [...s.quiet, ...s.busy];
+  return [Math.min(...all), Math.max(...all)];
+}
+
+/** A spread's key as prose: "quick-unpinned" → "quick unpinned". */
+const keyText = (key: string) => key.replace("-", " ");
+
 /** "1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)"; "2.5x in one quick unpinned run (quiet)". */
 export function spreadText(s: MeasuredSpread, key: string, show: (v: number) => string): string {
-  const profile = key.replace("-", " ");
-  const all = [...s.quiet, ...s.busy];
-  const [lo, hi] = [Math.min(...all), Math.max(...all)];
+  const profile = keyText(key);
+  const runs = s.quiet.length + s.busy.length;
+  const [lo, hi] = range(s);
   const how = `${s.quiet.length} quiet, ${s.busy.length} busy`;
-  if (all.length === 1) return `${show(lo)} in one ${profile} run (${s.quiet.length ? "quiet" : "busy"})`;
-  return `${show(lo)}–${show(hi)} in ${all.length} ${profile} runs (${how})`;
+  if (runs === 1) return `${show(lo)} in one ${profile} run (${s.quiet.length ? "quiet" : "busy"})`;
+  return `${show(lo)}–${show(hi)} in ${runs} ${profile} runs (${how})`;
 }
 
 /**
