@@ -179,8 +179,11 @@ function report() {
   // The readings each line sits between: the highest that must read under it, the lowest that must
   // reach it, and how many of each side fall on the wrong side of the line fitted.
   const groups = lineGroups(set)
-  const end = (rows, pick) =>
-    rows.filter((r) => Number.isFinite(r.value)).reduce((a, b) => (pick(a.value, b.value) ? a : b))
+  // the reading at one end of a side, or null when the cases chosen (--cases) gave that side none
+  const end = (rows, pick) => {
+    const read = rows.filter((r) => Number.isFinite(r.value))
+    return read.length ? read.reduce((a, b) => (pick(a.value, b.value) ? a : b)) : null
+  }
   const wrong = (k) =>
     groups[k].below.filter((r) => r.value >= fitted[k]).length +
     groups[k].above.filter((r) => r.value < fitted[k]).length
@@ -191,7 +194,7 @@ function report() {
   console.log('|---|---:|---|---|---:|')
   for (const k of FITTED) {
     const g = groups[k]
-    const lo = g.below.length ? end(g.below, (a, b) => a >= b) : null
+    const lo = end(g.below, (a, b) => a >= b)
     const hi = end(g.above, (a, b) => a <= b)
     const show = (r) => (r ? `${fmt(r.value)} (${r.case})` : 'none')
     const under = g.floor > (lo?.value ?? 0) ? `${show(lo)}; the floor ${g.floor}` : show(lo)
