@@ -7,14 +7,17 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 const { internal } = require('./helpers')
-const { busyTime, dominant, handoff, BUSY_KINDS } = internal('diagnose/busy')
+const { busyTime, dominant, handoff, packageOf, BUSY_KINDS } = internal('diagnose/busy')
 
 const root = path.join(__dirname, '..', '..')
 const app = `file://${path.join(root, 'srv.js')}`
 const dep = `file://${path.join(root, 'node_modules', 'ajv', 'lib', 'core.js')}`
+const router = `file://${path.join(root, 'node_modules', 'express', 'lib', 'router', 'index.js')}`
+const etag = `file://${path.join(root, 'node_modules', 'etag', 'index.js')}`
 const cf = (functionName, url = '', lineNumber = 0) => ({ functionName, url, lineNumber, columnNumber: 0 })
 // (root) -> (idle) | (garbage collector) | handler (app) -> { RegExp, readFileSync -> read, pbkdf2Sync -> native,
-// JSON.stringify-ish self time, compile (dependency) } | emit (node:events) -> writev (native)
+// JSON.stringify-ish self time, compile (dependency) } | emit (node:events) -> { writev (native),
+// handle (express: the framework) -> { etag (the framework's dependency), route (app) -> compile (ajv) } }
 const nodes = [
   { id: 1, callFrame: cf('(root)'), children: [2, 3, 4, 11] },
   { id: 2, callFrame: cf('(idle)') },
@@ -26,10 +29,15 @@ const nodes = [
   { id: 8, callFrame: cf('pbkdf2Sync', 'node:internal/crypto/pbkdf2', 60), children: [9] },
   { id: 9, callFrame: cf('pbkdf2') },
   { id: 10, callFrame: cf('compile', dep, 100) },
-  { id: 11, callFrame: cf('emit', 'node:events', 500), children: [12] },
+  { id: 11, callFrame: cf('emit', 'node:events', 500), children: [12, 13] },
   { id: 12, callFrame: cf('writev') },
+  { id: 13, callFrame: cf('handle', router, 150), children: [14, 15] },
+  { id: 14, callFrame: cf('etag', etag, 60) },
+  { id: 15, callFrame: cf('route', app, 30), children: [16] },
+  { id: 16, callFrame: cf('compile', dep, 100) },
 ]
-// samples by node id: 20 idle, 5 GC, 10 regex, 15 under readFileSync, 10 under pbkdf2Sync, 20 the app's own, 10 ajv, 10 Node's
+// samples by node id: 20 idle, 5 GC, 10 regex, 15 under readFileSync, 10 under pbkdf2Sync, 20 the app's own, 10 ajv, 10 Node's,
+// 5 express's, 5 etag's under it (the framework's), 5 ajv's under the app's route under express (a dependency's)
 const samples = [
   ...Array(20).fill(2),
   ...Array(5).fill(3),
@@ -40,14 +48,18 @@ const samples = [
   ...Array(10).fill(10),
   ...Array(5).fill(11),
   ...Array(5).fill(12),
+  ...Array(5).fill(13),
+  ...Array(5).fill(14),
+  ...Array(5).fill(16),
 ]
 const profile = { nodes, samples, timeDeltas: samples.map(() => 1000), startTime: 0, endTime: samples.length * 1000 }
 
 test('busyTime counts each busy sample once, in the first kind that fits it, idle left out', (t) => {
   const b = busyTime(profile)
-  t.assert.strictEqual(b.busySamples, 80)
-  const expected = { gc: 5, regex: 10, syncIo: 15, native: 10, app: 20, dependency: 10, node: 10 }
-  for (const k of BUSY_KINDS) t.assert.strictEqual(b.shares[k], expected[k] / 80, k)
+  t.assert.strictEqual(b.busySamples, 95)
+  // express and the etag it calls are the framework's handling; ajv called by the app's route is a dependency's work
+  const expected = { gc: 5, regex: 10, syncIo: 15, native: 10, app: 20, dependency: 15, framework: 10, node: 10 }
+  for (const k of BUSY_KINDS) t.assert.strictEqual(b.shares[k], expected[k] / 95, k)
   t.assert.strictEqual(
     BUSY_KINDS.reduce((a, k) => a + b.shares[k], 0),
     1,
@@ -63,7 +75,7 @@ test("busyTime names the regular expression that ran longest from V8's own frame
       share: regex.share,
       caller: `${regex.caller.name} ${regex.caller.file}:${regex.caller.line}`,
     },
-    { pattern: '^([a-z0-9]+)+$', from: 'frame', share: 10 / 80, caller: 'handler srv.js:10' },
+    { pattern: '^([a-z0-9]+)+$', from: 'frame', share: 10 / 95, caller: 'handler srv.js:10' },
   )
   t.assert.strictEqual(busyTime({ ...profile, samples: [2, 4, 11] }).regex, null)
 })
@@ -195,7 +207,10 @@ test('handoff names the call of Node that handed work to the pool, and the app f
 
 test('withPauses takes garbage collection from the pauses the process reported, and scales the rest', (t) => {
   const { withPauses } = internal('diagnose/busy')
-  const s = withPauses({ gc: 0.2, regex: 0, syncIo: 0, native: 0, app: 0.6, dependency: 0, node: 0.2 }, 0.5)
+  const s = withPauses(
+    { gc: 0.2, regex: 0, syncIo: 0, native: 0, app: 0.6, dependency: 0, framework: 0, node: 0.2 },
+    0.5,
+  )
   t.assert.deepStrictEqual(Object.fromEntries(Object.entries(s).map(([k, v]) => [k, Math.round(v * 1000) / 1000])), {
     gc: 0.5,
     regex: 0,
@@ -203,7 +218,16 @@ test('withPauses takes garbage collection from the pauses the process reported, 
     native: 0,
     app: 0.375,
     dependency: 0,
+    framework: 0,
     node: 0.125,
   })
   t.assert.strictEqual(withPauses({ ...s, gc: 0 }, Number.NaN).gc, 0)
+})
+
+test("packageOf names the package a frame's file belongs to: the folder after the last node_modules", (t) => {
+  t.assert.strictEqual(packageOf('node_modules/express/lib/router/index.js'), 'express')
+  t.assert.strictEqual(packageOf('../shop/node_modules/@hono/node-server/dist/index.js'), '@hono/node-server')
+  t.assert.strictEqual(packageOf('node_modules/.pnpm/etag@1.8.1/node_modules/etag/index.js'), 'etag')
+  t.assert.strictEqual(packageOf('C:\\shop\\node_modules\\koa\\lib\\application.js'), 'koa')
+  t.assert.strictEqual(packageOf('apps/server.js'), null)
 })

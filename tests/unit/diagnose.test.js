@@ -22,7 +22,7 @@ const frame = (name, file, category, share) => ({
   totalShare: share,
   attributedShare: share,
 })
-const SHARES = { gc: 0.03, regex: 0, syncIo: 0, native: 0, app: 0.12, dependency: 0, node: 0.85 }
+const SHARES = { gc: 0.03, regex: 0, syncIo: 0, native: 0, app: 0.12, dependency: 0, framework: 0, node: 0.85 }
 // What full collections left (MB), before the watch, after it, then a second apart with the profilers on.
 const AT = [0, 4, 4.2, 5.3, 6.4, 7.5]
 const points = (heap, external = heap.map(() => 1)) =>
@@ -223,6 +223,16 @@ test("below the blocking line, a saturated loop's time went to Node's own reques
     v.lines[1],
     /garbage collection under 34 % of it and share of busy time in the app's own code 10 % < 13 %/,
   )
+})
+
+test("a saturated loop busy with the web framework's handling is healthy; a library the app calls still blocks it", (t) => {
+  // express's own code and its router: request handling, like Node's (busy.ts, FRAMEWORKS)
+  const express = judge({ elu: 1, shares: { ...SHARES, gc: 0.03, app: 0.05, framework: 0.26, node: 0.66 } })
+  t.assert.deepStrictEqual([express.id, express.busiest], ['healthy', 'node'])
+  t.assert.match(express.lines.join('\n'), /the web framework's request handling 26 %/)
+  // the same share in a library the app's handler calls (Ajv compiling per request) blocks the loop
+  const ajv = judge({ elu: 1, shares: { ...SHARES, gc: 0.03, app: 0.05, dependency: 0.26, node: 0.66 } })
+  t.assert.deepStrictEqual([ajv.id, ajv.cause], ['blocked', 'dependency'])
 })
 
 test('waiting: a loop with headroom, and a request far slower than the CPU it costs', (t) => {

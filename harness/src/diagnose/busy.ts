@@ -16,12 +16,28 @@ import { sourceLines } from "../profiles/profile-detail";
  *               work a JavaScript call waits for on the main thread;
  *   app         the app's own JavaScript (with the V8 builtins it calls: JSON.stringify, sort...,
  *               which V8 books to the calling function);
- *   dependency  a dependency's JavaScript (node_modules);
+ *   framework   the web framework's request handling: the code of a web framework (FRAMEWORKS:
+ *               express, fastify, koa, h3, hono...), and a dependency's code it calls with no app frame
+ *               between them (express's router, body-parser, etag; fastify's find-my-way). Like
+ *               Node's, this is the cost of serving a request, not a problem of the loop;
+ *   dependency  a dependency's JavaScript (node_modules) that the app's own code called, or that
+ *               runs on its own (a timer of a library);
  *   node        everything else: Node's own JavaScript and native code, the HTTP parser, sockets,
  *               streams, timers. Under load, a healthy server spends most of its time here.
  */
-export type BusyKind = "gc" | "regex" | "syncIo" | "native" | "app" | "dependency" | "node";
-export const BUSY_KINDS: readonly BusyKind[] = ["gc", "regex", "syncIo", "native", "app", "dependency", "node"];
+export type BusyKind = "gc" | "regex" | "syncIo" | "native" | "app" | "dependency" | "framework" | "node";
+export const BUSY_KINDS: readonly BusyKind[] = [
+  "gc",
+  "regex",
+  "syncIo",
+  "native",
+  "app",
+  "dependency",
+  "framework",
+  "node",
+];
+/** The kinds that are the cost of serving a request: not a problem of the loop, however large. */
+export const HANDLING: readonly BusyKind[] = ["framework", "node"];
 
 /** How each kind reads in a verdict. */
 export const BUSY_NAMES: Record<BusyKind, string> = {
@@ -31,6 +47,7 @@ export const BUSY_NAMES: Record<BusyKind, string> = {
   native: "Node's crypto and zlib calls",
   app: "the app's own code",
   dependency: "a dependency's code",
+  framework: "the web framework's request handling",
   node: "Node's own request handling",
 };
 
@@ -101,6 +118,36 @@ const isNative = (f: Frame) => /^node:(internal\/)?(crypto|zlib)\b/.test(f.file)
 const REGEX = /^RegExp: /;
 
 /**
+ * The web frameworks: the packages whose code is a server's request handling. Each other package
+ * their code calls on the way (a router, a body parser, etag) counts with them (busyTime).
+ */
+export const FRAMEWORKS: ReadonlySet<string> = new Set([
+  ...["express", "router", "connect", "fastify", "koa", "@koa/router", "koa-router", "h3", "srvx", "hono"],
+  ...["@hono/node-server", "polka", "restify", "micro", "@hapi/hapi", "@nestjs/core", "@tinyhttp/app"],
+]);
+
+/** The package a dependency's frame belongs to: the folder after its path's last node_modules ("@scope/name" for a scoped one). */
+export function packageOf(file: string): string | null {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf("node_modules");
+  if (at < 0 || at + 1 >= parts.length) return null;
+  return parts[at + 1].startsWith("@") ? parts.slice(at + 1, at + 3).join("/") : parts[at + 1];
+}
+
+/**
+ * Whether a dependency's frame is request handling: the nearest frame at or below it (towards the
+ * root) that is either the app's or a web framework's is a framework's. A library the app's handler
+ * calls (Ajv, a matrix library) has the app's frame nearer, and stays a dependency's work.
+ */
+function underFramework(up: readonly Frame[]): boolean {
+  for (const f of up) {
+    if (f.category === "user") return false;
+    if (f.category === "dependency" && FRAMEWORKS.has(packageOf(f.file) ?? "")) return true;
+  }
+  return false;
+}
+
+/**
  * `readSource` OPTIONAL: a file's lines by its profile url (default: read from disk, null for node:,
  * native or unreadable), for the lines that run a regular expression.
  */
@@ -124,7 +171,7 @@ export function busyTime(profile: V8CpuProfile, readSource: (url: string) => str
     if (up.some(isSyncIo)) return "syncIo";
     if (up.some(isNative)) return "native";
     if (own.category === "user") return "app";
-    if (own.category === "dependency") return "dependency";
+    if (own.category === "dependency") return underFramework(up) ? "framework" : "dependency";
     return "node";
   };
   // The app's and the dependencies' frames: their own ticks on the lines that run a regular

@@ -1,3 +1,4 @@
+import { type BusyKind, HANDLING } from "./busy";
 import type { Evidence } from "./evidence";
 import { memoryGrowth } from "./memory";
 import { offMainShare } from "./threads";
@@ -80,9 +81,14 @@ const GROWTH_FLOOR = 0.005;
 /** The memory reading MEMORY_GROWTH is compared with: the faster of the heap's and the external memory's growth. */
 export const growthOf = (e: Evidence): number => Math.max(...memoryGrowth(e.memory?.points ?? []).map((g) => g.growth));
 
-/** The largest share of busy time but Node's own handling and GC: what BLOCKING_SHARE is compared with. */
+/** The largest share of busy time but request handling (Node's, the framework's) and GC: what BLOCKING_SHARE is compared with. */
 export function largestBlocking(e: Evidence): number {
-  return Math.max(...Object.entries(e.busy.shares).flatMap(([k, v]) => (k === "node" || k === "gc" ? [] : [v])));
+  const blocking = ([k]: [string, number]) => k !== "gc" && !HANDLING.includes(k as BusyKind);
+  return Math.max(
+    ...Object.entries(e.busy.shares)
+      .filter(blocking)
+      .map(([, v]) => v),
+  );
 }
 
 /** The readings one line is set from: which case each came from, the side it must fall on. */

@@ -66,6 +66,7 @@ export const ADVICE: Record<BusyKind | "memory" | "waiting", string> = {
     "what to do: use the asynchronous form (crypto.pbkdf2, zlib.gzip: libuv's pool runs them), or do less of the work",
   app: "what to do: make the hottest function cheaper, or move the work off the main thread (a worker thread, another process)",
   dependency: "what to do: call it less (compile or build once and keep it), or use a cheaper one",
+  framework: "",
   node: "",
   memory:
     "what to do: find what keeps growing: the allocation sites below, or two heap snapshots compared (notebook 04)",
@@ -104,6 +105,7 @@ export function where(e: Evidence): Record<BusyKind | "memory", string[]> {
     native: [...under((_, f) => /^node:(internal\/)?(crypto|zlib)\b/.test(f)), ...caller],
     app: [...hottest, ...line],
     dependency: hottest,
+    framework: hottest,
     node: hottest,
     memory: sites,
   };

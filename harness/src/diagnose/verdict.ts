@@ -1,5 +1,5 @@
 import { fmt, pct } from "../core/format";
-import { BUSY_KINDS, BUSY_NAMES, type BusyKind, dominant } from "./busy";
+import { BUSY_KINDS, BUSY_NAMES, type BusyKind, dominant, HANDLING } from "./busy";
 import { type Check, check, checkText } from "./checks";
 import type { Evidence } from "./evidence";
 import { memoryLines, memoryTrend } from "./memory";
@@ -96,13 +96,14 @@ const SATURATED: Record<BusyKind, Loop> = {
   native: { id: "blocked", cause: "native", title: "loop blocked by a native synchronous call" },
   app: { id: "blocked", cause: "app", title: "loop blocked by the app's own code" },
   dependency: { id: "blocked", cause: "dependency", title: "loop blocked by a dependency's code" },
+  framework: { id: "healthy", cause: null, title: "healthy" },
   node: { id: "healthy", cause: null, title: "healthy" },
 };
 
-/** The kinds a saturated loop under the GC line is blocked by, the largest share: all but Node's own handling and GC. */
-const LARGEST_AMONG: readonly BusyKind[] = BUSY_KINDS.filter((k) => k !== "node" && k !== "gc");
+/** The kinds a saturated loop under the GC line is blocked by, the largest share: all but request handling (Node's, the framework's) and GC. */
+const LARGEST_AMONG: readonly BusyKind[] = BUSY_KINDS.filter((k) => !HANDLING.includes(k) && k !== "gc");
 /** The kinds a verdict's own kind is compared with, for mixed evidence. */
-const RIVALS: readonly BusyKind[] = BUSY_KINDS.filter((k) => k !== "node");
+const RIVALS: readonly BusyKind[] = BUSY_KINDS.filter((k) => !HANDLING.includes(k));
 
 function offMainLoop(e: Evidence): Loop {
   const kind = busiestThread(e);
