@@ -15,7 +15,7 @@ diagnose-args:
 # make calibrate-diagnosis [RUNS=10] [BUSY=1]: diagnose every server of tests/fixtures/diagnose/cases.json
 # RUNS times (quiet, or beside a busy loop on every CPU), append the evidence to
 # build/calibration/evidence.jsonl, then print the lines fitted from all of it, the confusion matrix and
-# the leave-one-out check (scripts/calibrate-diagnosis.js; about 10 s a diagnosis, 23 cases).
+# the leave-one-out check (scripts/calibrate-diagnosis.js; about 12 s a diagnosis, 30 cases).
 # make calibrate-diagnosis-report: the same report from what is recorded, with nothing measured.
 .PHONY: calibrate-diagnosis calibrate-diagnosis-report
 calibrate-diagnosis: setup
