@@ -38,6 +38,8 @@ export const BUSY_KINDS: readonly BusyKind[] = [
 ];
 /** The kinds that are the cost of serving a request: not a problem of the loop, however large. */
 export const HANDLING: readonly BusyKind[] = ["framework", "node"];
+/** The kinds that block a saturated loop past BLOCKING_SHARE: all but request handling and GC (GC_SHARE's). */
+export const BLOCKING: readonly BusyKind[] = BUSY_KINDS.filter((k) => k !== "gc" && !HANDLING.includes(k));
 
 /** How each kind reads in a verdict. */
 export const BUSY_NAMES: Record<BusyKind, string> = {

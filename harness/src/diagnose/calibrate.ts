@@ -1,4 +1,4 @@
-import { type BusyKind, HANDLING } from "./busy";
+import { BLOCKING } from "./busy";
 import type { Evidence } from "./evidence";
 import { memoryGrowth } from "./memory";
 import { offMainShare } from "./threads";
@@ -83,12 +83,7 @@ export const growthOf = (e: Evidence): number => Math.max(...memoryGrowth(e.memo
 
 /** The largest share of busy time but request handling (Node's, the framework's) and GC: what BLOCKING_SHARE is compared with. */
 export function largestBlocking(e: Evidence): number {
-  const blocking = ([k]: [string, number]) => k !== "gc" && !HANDLING.includes(k as BusyKind);
-  return Math.max(
-    ...Object.entries(e.busy.shares)
-      .filter(blocking)
-      .map(([, v]) => v),
-  );
+  return Math.max(...BLOCKING.map((k) => e.busy.shares[k]));
 }
 
 /** The readings one line is set from: which case each came from, the side it must fall on. */

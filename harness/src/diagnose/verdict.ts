@@ -1,5 +1,5 @@
 import { fmt, pct } from "../core/format";
-import { BUSY_KINDS, BUSY_NAMES, type BusyKind, dominant, HANDLING } from "./busy";
+import { BLOCKING, BUSY_KINDS, BUSY_NAMES, type BusyKind, dominant, HANDLING } from "./busy";
 import { type Check, check, checkText } from "./checks";
 import type { Evidence } from "./evidence";
 import { memoryLines, memoryTrend } from "./memory";
@@ -100,8 +100,6 @@ const SATURATED: Record<BusyKind, Loop> = {
   node: { id: "healthy", cause: null, title: "healthy" },
 };
 
-/** The kinds a saturated loop under the GC line is blocked by, the largest share: all but request handling (Node's, the framework's) and GC. */
-const LARGEST_AMONG: readonly BusyKind[] = BUSY_KINDS.filter((k) => !HANDLING.includes(k) && k !== "gc");
 /** The kinds a verdict's own kind is compared with, for mixed evidence. */
 const RIVALS: readonly BusyKind[] = BUSY_KINDS.filter((k) => !HANDLING.includes(k));
 
@@ -123,7 +121,7 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOpti
   const offMain = offMainCheck(e, T);
   const saturated = busy.holds;
   const shareLine = `where the busy time went: ${busyText(shares)}`;
-  const largest = dominant(shares, LARGEST_AMONG);
+  const largest = dominant(shares, BLOCKING); // what a saturated loop under the GC line is blocked by
   const gc = check("share of busy time in garbage collection", shares.gc, ">=", T.GC_SHARE, "share");
   const blocking = check(
     `share of busy time in ${BUSY_NAMES[largest]}`,
