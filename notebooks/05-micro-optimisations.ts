@@ -152,6 +152,26 @@ export interface MicrobenchResult {
   tasks: MicroTask[];
 }
 
+/**
+ * Micro-benchmark tasks as bars of operations per second, on a log axis unless `meta.log` is false (the
+ * tasks of one file often differ by decades): the whisker is the mean's margin of error (95 % confidence), written beside the
+ * bar; a suspect task (measured as fast as an empty loop) is grey and marked.
+ */
+export function opsBars(
+  tasks: readonly Pick<MicroTask, "name" | "opsPerSec" | "rme" | "suspect">[],
+  meta: { title: string; subtitle?: string; log?: boolean },
+): wb.Chart {
+  const rows = tasks.map((t) => ({
+    label: t.name,
+    median: t.opsPerSec,
+    min: t.opsPerSec * Math.max(0.01, 1 - t.rme / 100),
+    max: t.opsPerSec * (1 + t.rme / 100),
+    note: `±${wb.fmt(t.rme)} %${t.suspect ? ", suspect" : ""}`,
+    muted: t.suspect,
+  }));
+  return wb.barsWithSpread(rows, { ...meta, unit: "operations per second", log: meta.log ?? true });
+}
+
 export interface MicrobenchOptions {
   /** Measured time per task, in ms. Default 150 (quick profile) or 1000 (full). */
   timeMs?: number;
@@ -188,7 +208,7 @@ const TIMES = { quick: { timeMs: 150, warmupMs: 50 }, full: { timeMs: 1000, warm
  *
  * @example
  * const lies = await here.microbench("micro/lies.js");
- * wb.show(lesson.opsBars(lies.tasks, { title: "Why micro-benchmarks lie", subtitle: lies.pinned }));
+ * wb.show(here.opsBars(lies.tasks, { title: "Why micro-benchmarks lie", subtitle: lies.pinned }));
  */
 export async function microbench(file: string, opts: MicrobenchOptions = {}): Promise<MicrobenchResult> {
   const byProfile = TIMES[wb.settings().name];

@@ -37,7 +37,6 @@ export type { FlameData, HotFrame } from "./charts/flame-chart";
 export { lines } from "./charts/lines";
 export type { SeriesPoint } from "./charts/lines";
 export { memoryChart } from "./charts/memory";
-export type { OpsRow } from "./charts/micro";
 export { show, stack } from "./charts/plot";
 export type { Chart, ChartMeta } from "./charts/plot";
 export { markdownTable } from "./charts/tables";

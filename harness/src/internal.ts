@@ -16,7 +16,6 @@ export { stopAll } from "./apps/lifecycle";
 export { runtimes } from "./apps/runtimes";
 export { startApp } from "./apps/start";
 // charts/: the only folder that draws (Observable Plot, rendered to SVG + PNG + text)
-export { opsBars } from "./charts/micro";
 export { perSecond } from "./charts/per-second";
 export { textTable } from "./charts/tables";
 // compare/: make compare's git form

@@ -288,7 +288,7 @@ const PENDING = new Set([
     ...['clinicDoctor', 'doctorChart', 'doctorText', 'freshLoad', 'calleesOf', 'callersOf'],
     ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute', 'withBunCompiled', 'validateChecks'],
-    ...['frameworks', 'runtimes', 'opsBars'],
+    ...['frameworks', 'runtimes'],
     ...['resultsDir'],
     // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'checkoutBase', 'loadResults'],

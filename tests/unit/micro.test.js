@@ -3,7 +3,6 @@
 // (natives syntax, --trace-deopt), the request-level prediction, and the sentences chosen from a run.
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const hi = require('@workbook/harness/internal')
 const nb05 = require('../../notebooks/05-micro-optimisations.ts')
 const { catalogue, page, route } = require('../../apps/lib/shop')
 const work = require('../../apps/lib/shop-work')
@@ -181,17 +180,19 @@ test('requestLessonText chooses the conclusion from the measured gain, and says 
   t.assert.match(none, /no round in common/)
 })
 
-test('opsBars draws bars with error bars and marks a suspect task', (t) => {
-  const chart = hi.opsBars(
+test('opsBars draws bars with the margin of error as whiskers and marks a suspect task grey', (t) => {
+  const chart = nb05.opsBars(
     [
-      { name: 'kept', opsPerSec: 5e7, rme: 2 },
+      { name: 'kept', opsPerSec: 5e7, rme: 2, suspect: false },
       { name: 'dropped', opsPerSec: 2e9, rme: 1, suspect: true },
     ],
     { title: 'lies' },
   )
   t.assert.match(chart.svg, /<svg/)
-  t.assert.match(chart.svg, /suspect/)
-  t.assert.match(chart.text, /dropped\s+2000000000\s+1\s+yes/)
+  t.assert.match(chart.svg, /50M ±2 %/)
+  t.assert.match(chart.svg, /2000M ±1 %, suspect/)
+  t.assert.strictEqual((chart.svg.match(/fill="#bbbbbb"/g) ?? []).length, 1, 'one grey bar')
+  t.assert.match(chart.text, /dropped\s+2000000000\s+1980000000\s+2020000000\s+±1 %, suspect/)
 })
 
 test('the shop apps: the schema serialiser writes the very bytes JSON.stringify does, on every answer', (t) => {

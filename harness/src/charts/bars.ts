@@ -4,7 +4,7 @@ import type { Spread } from "../core/stats";
 import { tickLabel } from "./axes";
 import { type Chart, type ChartMeta, plot } from "./plot";
 import { textTable } from "./tables";
-import { PALETTE, PERCENTILE_COLOURS, SMALL_FONT_PX, textWidth } from "./theme";
+import { MUTED_BAR, PALETTE, PERCENTILE_COLOURS, SMALL_FONT_PX, textWidth } from "./theme";
 
 /** Horizontal bar charts. Each takes tidy rows and returns a Chart for show(). */
 
@@ -16,6 +16,10 @@ export interface SpreadRow {
   median: number;
   min: number;
   max: number;
+  /** OPTIONAL words written after the median beside the bar ("±2.1 %"). */
+  note?: string;
+  /** OPTIONAL: the bar is drawn grey, a figure not to trust (say why in the subtitle). */
+  muted?: boolean;
 }
 
 /** A left margin as wide as the longest label: labels are never clipped (the chart widens instead). */
@@ -23,8 +27,9 @@ const leftMargin = (labels: string[]) => Math.ceil(14 + Math.max(...labels.map((
 
 /**
  * Horizontal bars at the median with a whisker from min to max across repeats, the median written
- * beside each. Rows `{ label, median, min, max }` (a `Spread` spreads into one). `meta.unit` REQUIRED
- * (the x axis label); `meta.log` OPTIONAL, default false.
+ * beside each (as the log axis labels it: 12.5k, 1.2M), then the row's `note`; a `muted` row is grey.
+ * Rows `{ label, median, min, max, note?, muted? }` (a `Spread` spreads into one). `meta.unit`
+ * REQUIRED (the x axis label); `meta.log` OPTIONAL, default false.
  *
  * @example
  * wb.show(wb.barsWithSpread(steps.map((s) => ({ label: s.label, ...s.reqPerSec })),
@@ -34,12 +39,14 @@ export function barsWithSpread(rows: SpreadRow[], meta: ChartMeta & { unit: stri
   const labels = rows.map((r) => r.label);
   const lo = meta.log ? Math.max(1e-3, Math.min(...rows.map((r) => r.min)) / 2) : 0;
   const marginLeft = leftMargin(labels);
+  const valueText = (r: SpreadRow) => `${(meta.log ? tickLabel : fmt)(r.median)}${r.note ? ` ${r.note}` : ""}`;
+  const marginRight = Math.ceil(Math.max(70, 16 + Math.max(...rows.map((r) => textWidth(valueText(r))))));
   return plot(
     {
-      width: Math.max(640, marginLeft + 400),
+      width: Math.max(640, marginLeft + marginRight + 330),
       height: 40 + rows.length * 34,
       marginLeft,
-      marginRight: 70,
+      marginRight,
       x: {
         label: meta.unit,
         grid: true,
@@ -53,7 +60,7 @@ export function barsWithSpread(rows: SpreadRow[], meta: ChartMeta & { unit: stri
           y: "label",
           x1: lo,
           x2: "median",
-          fill: PALETTE[0],
+          fill: (r: SpreadRow) => (r.muted ? MUTED_BAR : PALETTE[0]),
           insetTop: 4,
           insetBottom: 4,
           title: (r: SpreadRow) => `${r.label}: median ${fmt(r.median)} (${fmt(r.min)}–${fmt(r.max)}) ${meta.unit}`,
@@ -61,13 +68,21 @@ export function barsWithSpread(rows: SpreadRow[], meta: ChartMeta & { unit: stri
         Plot.ruleY(rows, { y: "label", x1: "min", x2: "max", stroke: "black", strokeWidth: 1.5 }),
         Plot.tickX(rows, { y: "label", x: "min", stroke: "black", insetTop: 9, insetBottom: 9 }),
         Plot.tickX(rows, { y: "label", x: "max", stroke: "black", insetTop: 9, insetBottom: 9 }),
-        Plot.text(rows, { y: "label", x: "max", text: (r: SpreadRow) => fmt(r.median), dx: 6, textAnchor: "start" }),
+        Plot.text(rows, { y: "label", x: "max", text: valueText, dx: 6, textAnchor: "start" }),
         ...(meta.log ? [] : [Plot.ruleX([0])]),
       ],
     },
     {
       ...meta,
-      text: `${meta.title}\n${textTable(rows.map((r) => ({ label: r.label, median: r.median, min: r.min, max: r.max })))}`,
+      text: `${meta.title}\n${textTable(
+        rows.map((r) => ({
+          label: r.label,
+          median: r.median,
+          min: r.min,
+          max: r.max,
+          ...(r.note ? { note: r.note } : {}),
+        })),
+      )}`,
     },
   );
 }

@@ -55,6 +55,9 @@ export const MEMORY_COLOURS = {
 /** The grey of subtitles and reference lines. */
 export const MUTED = "#555";
 
+/** The grey of a bar not to trust (a micro-benchmark task measured as fast as an empty loop). */
+export const MUTED_BAR = "#bbbbbb";
+
 // DejaVu Sans advance widths of the printable ASCII characters (space to ~), in font units (2048 per em),
 // read from node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf (its hmtx table).
 const ADVANCE = [
