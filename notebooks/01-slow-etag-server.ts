@@ -259,7 +259,7 @@ export function fileShare(flame: wb.FlameData, file: string): FileShare {
 // Sentences whose wording depends on the run (tests/unit/etag-study.test.js).
 
 /** The measured seconds with at least one answer and their latency (autocannon's seconds: wrk has none) of each fresh app, in order. */
-function measuredSeconds(fresh: wb.FreshLoadResult) {
+function measuredSeconds(fresh: FreshLoadResult) {
   return fresh.runs.map((r) =>
     r.series
       .filter((s) => s.run !== "warm-up" && (s.reqPerSec ?? 0) > 0)
@@ -267,8 +267,49 @@ function measuredSeconds(fresh: wb.FreshLoadResult) {
   );
 }
 
+/** The slow server measured as section 1 does: one fresh server per measured run. */
+export interface FreshLoadResult {
+  label: string;
+  /** One load per fresh server, each one measured run. */
+  runs: wb.LoadResult[];
+  /** req/s and CPU time per request: median and range across the fresh servers (CPU null where not read). */
+  reqPerSec: wb.Spread;
+  cpuPerRequestUs: wb.Spread | null;
+}
+
+/**
+ * For a server whose speed depends on its history (the slow etag server slows down with every
+ * request it serves): `runs` fresh servers of `app`, one measured run each, so the spread across
+ * runs is the machine's noise, not the server's age. `load`: `wb.runLoad`'s options but `target` and
+ * `repeats` (only the first server draws a live chart). Throws `WB_BAD_OPTION` unless `runs` is an
+ * integer >= 1, and whatever `wb.withApp` and `wb.runLoad` throw.
+ */
+export async function freshLoad(
+  app: string,
+  load: Omit<wb.LoadOptions, "target" | "repeats">,
+  runs = wb.settings().repeats,
+): Promise<FreshLoadResult> {
+  if (!Number.isInteger(runs) || runs < 1) {
+    throw new wb.WorkbookError("WB_BAD_OPTION", `freshLoad: runs must be an integer >= 1, got ${runs}`);
+  }
+  const label = load.label ?? `${app} ${load.path ?? "/"}`;
+  const out: wb.LoadResult[] = [];
+  for (let i = 0; i < runs; i++) {
+    const live = (load.live ?? true) && i === 0; // one live chart is enough: the others look the same
+    const one = { ...load, repeats: 1, live, label: `${label} (fresh server ${i + 1} of ${runs})` };
+    out.push(await wb.withApp(app, (target) => wb.runLoad({ ...one, target })));
+  }
+  const cpu = out.map((r) => r.cpuPerRequestUs?.median ?? null);
+  return {
+    label,
+    runs: out,
+    reqPerSec: wb.spread(out.map((r) => r.reqPerSec.median)),
+    cpuPerRequestUs: cpu.every((c) => c !== null) ? wb.spread(cpu as number[]) : null,
+  };
+}
+
 /** How many of the fresh apps had a last second's p99 above `factor` x their first second's: a server that slows as it serves. */
-export function slowdownCount(fresh: wb.FreshLoadResult, factor = 1.2): { climbing: number; of: number } {
+export function slowdownCount(fresh: FreshLoadResult, factor = 1.2): { climbing: number; of: number } {
   const seconds = measuredSeconds(fresh);
   const climbing = seconds.filter(
     (s) => s.length >= 2 && s[s.length - 1].latencyP99Ms > factor * s[0].latencyP99Ms,
@@ -277,7 +318,7 @@ export function slowdownCount(fresh: wb.FreshLoadResult, factor = 1.2): { climbi
 }
 
 /** In how many fresh servers the last measured second's p99 was more than `factor` times the first's: all (the servers slow down as they serve), none, or some. */
-export function slowdownText(fresh: wb.FreshLoadResult, factor = 1.2): string {
+export function slowdownText(fresh: FreshLoadResult, factor = 1.2): string {
   const { climbing, of } = slowdownCount(fresh, factor);
   const head = `In **${climbing} of ${of}** fresh servers the p99 of the last measured second was more than ${factor}x that of the first`;
   if (climbing === of) return `${head}: the servers slow down as they serve.`;

@@ -1,5 +1,6 @@
 // Notebook 03's own helpers (the shared harness, `wb`, keeps what two notebooks use).
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import * as wb from "@workbook/harness";
@@ -336,6 +337,7 @@ interface Payloads {
   helloObject(): unknown;
   blogPost(): unknown;
   SAMPLE_VALID_BODY: { items: unknown[] };
+  SAMPLE_INVALID_BODY: { items: unknown[] };
 }
 
 // createRequire: this module runs as CommonJS in the notebook (tslab) and as an ES module in the unit tests.
@@ -347,9 +349,79 @@ export function validateRequestBody(): string {
   return JSON.stringify(payloads().SAMPLE_VALID_BODY);
 }
 
+/**
+ * What section 6 checks of POST /validate before it loads an app (`wb.interleavedLoads`' `checks`):
+ * the order of payloads.js is answered `{"ok":true}`; the same order with a quantity of 0 in its last
+ * line item is answered 400 by an app `validating`, and 200 by one that does not.
+ */
+export function validateChecks(validating: boolean): wb.RouteCheck[] {
+  const p = payloads();
+  const post = { path: "/validate", method: "POST", contentType: "application/json" };
+  return [
+    { ...post, requestBody: p.SAMPLE_VALID_BODY, status: 200, body: '{"ok":true}' },
+    { ...post, requestBody: p.SAMPLE_INVALID_BODY, status: validating ? 400 : 200 },
+  ];
+}
+
 /** The bytes of body (no headers) of `/hello`, `/json` and one `/blog` post (its image names vary a little). */
 export function payloadSizes(): { hello: number; json: number; blog: number } {
   const p = payloads();
   const bytes = (value: unknown) => Buffer.byteLength(typeof value === "string" ? value : JSON.stringify(value));
   return { hello: bytes(p.HELLO_TEXT), json: bytes(p.helloObject()), blog: bytes(p.blogPost()) };
+}
+
+/** `bun build --compile`'s executable, alive for as long as `withBunCompiled`'s callback runs. */
+export interface CompiledApp {
+  /** The executable: start it with `wb.withApp({ name, entry: binary, probe }, fn, { standalone: true })`. */
+  binary: string;
+  /** The command that built it, as typed from the workbook's folder. */
+  command: string;
+  seconds: number;
+  megabytes: number;
+}
+
+/**
+ * Compile `entry` with Bun (`bun`, the runtime entry section 5 lists) into build/compiled/, the way the
+ * Elysia-vs-Encore post compiled its app for production: the app bundled with the Bun runtime into one
+ * executable (about 110 MB). Run `fn` with it, then remove it (and the folder, once empty), whatever `fn`
+ * did. Throws `WB_BAD_OPTION` when Bun is absent (saying how to fetch it) or `entry` does not exist,
+ * `WB_APP_SPAWN` with the end of Bun's output when the build fails.
+ */
+export async function withBunCompiled<T>(
+  bun: wb.RuntimeEntry,
+  entry: string,
+  fn: (app: CompiledApp) => Promise<T>,
+): Promise<T> {
+  const bad = (why: string) => new wb.WorkbookError("WB_BAD_OPTION", `withBunCompiled: ${why}`);
+  if (!bun.present) throw bad(`Bun is needed to compile an app: ${bun.missing}`);
+  const source = path.resolve(entry);
+  if (!fs.existsSync(source)) throw bad(`no such file: ${source}`);
+  const dir = path.join(wb.repoRoot, "build", "compiled");
+  fs.mkdirSync(dir, { recursive: true });
+  const binary = path.join(dir, path.basename(source).replace(/\.[cm]?[jt]sx?$/, ""));
+  try {
+    const args = ["build", "--compile", source, "--outfile", binary];
+    const started = performance.now();
+    const failed = await new Promise<string | null>((resolve) =>
+      // In its output folder: bun writes a temporary .bun-build file where it runs.
+      execFile(bun.binary, args, { cwd: dir, timeout: 120_000, maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+        resolve(err ? `${err.message}\n${`${stdout}${stderr}`.slice(-800)}` : null),
+      ),
+    );
+    if (failed !== null || !fs.existsSync(binary)) {
+      const why = `bun build --compile ${source} failed: ${failed ?? "no executable written"}`;
+      throw new wb.WorkbookError("WB_APP_SPAWN", why);
+    }
+    // From the workbook's folder, as typed there (section 5 compiles an app of apps/ with the Bun of runtimes/).
+    const rel = (p: string) => path.relative(wb.repoRoot, p);
+    return await fn({
+      binary,
+      command: [rel(bun.binary), "build", "--compile", rel(source), "--outfile", rel(binary)].join(" "),
+      seconds: (performance.now() - started) / 1000,
+      megabytes: fs.statSync(binary).size / 1e6,
+    });
+  } finally {
+    fs.rmSync(binary, { force: true });
+    if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+  }
 }

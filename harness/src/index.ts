@@ -53,7 +53,6 @@ export type { AppHandle, StartOptions } from "./apps/start";
 
 // load/: every number measured under load
 export type { ContentionResult, ContentionTotals } from "./load/contention";
-export type { FreshLoadResult } from "./load/fresh";
 export type { PacedResult } from "./load/paced";
 export { advantage, interleavedLoads } from "./load/rounds";
 export type { InterleavedRun, InterleaveTarget, RatioMetric, Advantage, RatioReading } from "./load/rounds";

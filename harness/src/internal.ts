@@ -7,10 +7,7 @@
  * ("The internal entry").
  */
 
-export type { CompiledApp } from "./apps/compile";
-export { withBunCompiled } from "./apps/compile";
 // apps/: starting, watching and stopping servers; the framework registry
-export { validateChecks } from "./apps/conformance";
 export { frameworks } from "./apps/frameworks";
 export { stopAll } from "./apps/lifecycle";
 export { runtimes } from "./apps/runtimes";
@@ -26,7 +23,6 @@ export { loadResults } from "./core/results";
 export { roundsToAgree } from "./core/stats";
 // load/: every number measured under load
 export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
-export { freshLoad } from "./load/fresh";
 export { blockedStretches, loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { roundRatios } from "./load/rounds";

@@ -2,9 +2,8 @@
 // Integration (make test-integration): the harness against live servers.
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const hi = require('@workbook/harness/internal')
 const { SHORT, spin } = require('../unit/helpers')
-const { stepFigures } = require('../unit/helpers').internal('load/fresh')
+const nb01 = require('../../notebooks/01-slow-etag-server.ts')
 
 // A timing, so here rather than in the unit tests: run alone, a timer after no work fires on time,
 // one after 300 ms of work at least 270 ms late, a 10x margin (here, quiet: 0.19-0.37 ms late,
@@ -17,10 +16,12 @@ test('timerDrift: work longer than the timer delays it; no work does not', async
 })
 
 test('freshLoad starts one app per run and refuses a bad run count', async (t) => {
-  const r = await hi.freshLoad('hello-http', { runs: 2, connections: 5, ...SHORT })
+  const r = await nb01.freshLoad('hello-http', { connections: 5, ...SHORT }, 2)
   t.assert.strictEqual(r.runs.length, 2)
   t.assert.notStrictEqual(r.runs[0].url, r.runs[1].url) // two apps, two ports
-  const f = stepFigures(r, 'hello')
-  t.assert.strictEqual(f.p99Ms.runs.length, 2)
-  await t.assert.rejects(hi.freshLoad('hello-http', { runs: 0 }), /runs must be an integer >= 1/)
+  t.assert.deepStrictEqual(
+    r.reqPerSec.runs,
+    r.runs.map((x) => x.reqPerSec.median),
+  )
+  await t.assert.rejects(nb01.freshLoad('hello-http', {}, 0), /runs must be an integer >= 1/)
 })

@@ -285,9 +285,9 @@ const PENDING = new Set([
   // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: frameworks and runtimes;
   // 05: bars of ops/s and the request-level sentence; 07: the cores.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'doctorText', 'freshLoad', 'calleesOf', 'callersOf'],
+    ...['clinicDoctor', 'doctorChart', 'doctorText', 'calleesOf', 'callersOf'],
     ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
-    ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute', 'withBunCompiled', 'validateChecks'],
+    ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
     ...['frameworks', 'runtimes'],
     ...['resultsDir'],
     // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.

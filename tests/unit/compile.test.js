@@ -5,6 +5,7 @@ const { test } = require('node:test')
 const fs = require('node:fs')
 const path = require('node:path')
 const hi = require('@workbook/harness/internal')
+const nb03 = require('../../notebooks/03-frameworks.ts')
 const { startApp } = require('./helpers').internal('apps/start')
 
 const compiled = path.join(require('@workbook/harness').appsDir, '..', 'build', 'compiled')
@@ -26,12 +27,12 @@ test('withBunCompiled builds one executable in build/compiled, runs it standalon
   const before = leftOver()
   if (!bun.present) {
     await t.assert.rejects(
-      hi.withBunCompiled(entry, async () => null),
+      nb03.withBunCompiled(bun, entry, async () => null),
       /Bun is needed to compile an app: .*make runtimes/,
     )
     return
   }
-  const got = await hi.withBunCompiled(entry, async (c) => {
+  const got = await nb03.withBunCompiled(bun, entry, async (c) => {
     t.assert.ok(fs.existsSync(c.binary), c.binary)
     t.assert.match(
       c.command,
@@ -49,14 +50,14 @@ test('withBunCompiled builds one executable in build/compiled, runs it standalon
   })
   t.assert.deepStrictEqual(got, { hello: 'world' })
   await t.assert.rejects(
-    hi.withBunCompiled(entry, async () => {
+    nb03.withBunCompiled(bun, entry, async () => {
       throw new Error('the callback failed')
     }),
     /the callback failed/,
   )
   t.assert.deepStrictEqual(leftOver(), before)
   await t.assert.rejects(
-    hi.withBunCompiled(path.join(require('@workbook/harness').appsDir, 'no-such.js'), async () => null),
+    nb03.withBunCompiled(bun, path.join(require('@workbook/harness').appsDir, 'no-such.js'), async () => null),
     /no such file/,
   )
 })

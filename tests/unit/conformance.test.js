@@ -5,7 +5,7 @@
 const { test } = require('node:test')
 const path = require('node:path')
 const h = require('@workbook/harness')
-const hi = require('@workbook/harness/internal')
+const nb03 = require('../../notebooks/03-frameworks.ts')
 const { serveHere, internal } = require('./helpers')
 const { checkBlogBody } = internal('apps/conformance')
 const payloads = require('../../apps/frameworks/lib/payloads')
@@ -159,22 +159,22 @@ function orderServer(validating) {
 test('validateChecks: the valid order passes both ways; the invalid one must get a 400 only when validating', async (t) => {
   const validatingUrl = await serveHere(t, orderServer(true))
   const lenientUrl = await serveHere(t, orderServer(false))
-  t.assert.strictEqual((await checkRoutes(validatingUrl, hi.validateChecks(true))).ok, true)
-  t.assert.strictEqual((await checkRoutes(lenientUrl, hi.validateChecks(false))).ok, true)
+  t.assert.strictEqual((await checkRoutes(validatingUrl, nb03.validateChecks(true))).ok, true)
+  t.assert.strictEqual((await checkRoutes(lenientUrl, nb03.validateChecks(false))).ok, true)
   // An app that claims to validate but lets the invalid order through fails, and the other way round.
-  const notValidating = await checkRoutes(lenientUrl, hi.validateChecks(true))
+  const notValidating = await checkRoutes(lenientUrl, nb03.validateChecks(true))
   t.assert.strictEqual(notValidating.ok, false)
   t.assert.deepStrictEqual(
     notValidating.routes.map((r) => r.ok),
     [true, false],
   )
   t.assert.match(notValidating.routes[1].error, /^status 200, expected 400; body "\{\\"ok\\":true\}"$/)
-  const validatingAnyway = await checkRoutes(validatingUrl, hi.validateChecks(false))
+  const validatingAnyway = await checkRoutes(validatingUrl, nb03.validateChecks(false))
   t.assert.match(validatingAnyway.routes[1].error, /^status 400, expected 200/)
 })
 
 test('validateChecks sends the order of payloads.js: the valid one and one with a single bad line item', (t) => {
-  const [valid, invalid] = hi.validateChecks(true)
+  const [valid, invalid] = nb03.validateChecks(true)
   t.assert.deepStrictEqual(valid.requestBody, payloads.SAMPLE_VALID_BODY)
   const wrong = invalid.requestBody.items.filter(
     (item, i) => JSON.stringify(item) !== JSON.stringify(payloads.SAMPLE_VALID_BODY.items[i]),

@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { loopbackUrl } from "../core/loopback";
 import { appsDir } from "../core/paths";
-import { frameworkPayloads } from "./frameworks";
 
 /**
  * Conformance: before a framework is measured, check that it serves what its siblings serve.
@@ -88,21 +87,6 @@ export const DEFAULT_CHECKS: readonly RouteCheck[] = Object.freeze([
   { path: "/blog", status: 200, contentType: "application/json", body: checkBlogBody },
   { path: "/no-such-route", status: 404 },
 ]);
-
-/**
- * POST /validate (fastify.js, express.js, elysia.js): the order of apps/frameworks/lib/payloads.js
- * is answered `{"ok":true}`; the same order with a quantity of 0 in its last line item is answered
- * 400 when validating and 200 when not. The bodies come from the apps' own module (no copy here).
- * For `interleavedLoads`' `checks`.
- */
-export function validateChecks(validating: boolean): RouteCheck[] {
-  const bodies = frameworkPayloads();
-  const post = { path: "/validate", method: "POST", contentType: "application/json" };
-  return [
-    { ...post, requestBody: bodies.SAMPLE_VALID_BODY, status: 200, body: '{"ok":true}' },
-    { ...post, requestBody: bodies.SAMPLE_INVALID_BODY, status: validating ? 400 : 200 },
-  ];
-}
 
 function describe(err: unknown, timeoutMs: number): string {
   const error = err as Error & { cause?: { code?: string; message?: string } };

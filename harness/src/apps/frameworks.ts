@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { badOption } from "../core/errors";
-import { appsDir } from "../core/paths";
 
 /**
  * The framework apps of apps/frameworks/: one typed list instead of a glob, so a notebook says
@@ -165,19 +164,4 @@ export function frameworkVersion(entry: FrameworkEntry, repoRoot: string): strin
   }
   if (typeof manifest.version !== "string") throw new Error(`${file} has no "version" field`);
   return manifest.version;
-}
-
-export interface FrameworkPayloads {
-  HELLO_TEXT: string;
-  helloObject(): unknown;
-  blogPost(): unknown;
-  /** The order POST /validate accepts, and the same order with one bad line item. */
-  SAMPLE_VALID_BODY: { items: unknown[] };
-  SAMPLE_INVALID_BODY: { items: unknown[] };
-}
-
-/** apps/frameworks/lib/payloads.js, the apps' own module, so the harness never keeps a copy. */
-export function frameworkPayloads(): FrameworkPayloads {
-  // eslint-disable-next-line @typescript-eslint/no-var-requires
-  return require(path.join(appsDir, "frameworks", "lib", "payloads.js")) as FrameworkPayloads;
 }

@@ -27,7 +27,7 @@ export interface StartOptions {
   /** The runtime binary. Default: the Node running the harness (the pinned Node 26). */
   runtime?: string;
   /**
-   * The entry is a program in itself (a `bun build --compile` executable, see withBunCompiled): it
+   * The entry is a program in itself (a `bun build --compile` executable: notebook 03's withBunCompiled): it
    * runs with no runtime in front of it, and no probe is preloaded (as on Bun). `runtime` and
    * `nodeArgs` must then be absent. Default false.
    */
