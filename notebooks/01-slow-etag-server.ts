@@ -267,6 +267,28 @@ function measuredSeconds(fresh: FreshLoadResult) {
   );
 }
 
+/**
+ * clinic doctor's verdict and how densely it sampled under load: its timer is a callback on the app's
+ * own event loop, so a blocked loop starves it of samples, which is itself the finding.
+ */
+export function doctorText(d: wb.DoctorResult): string {
+  const issues = Object.entries(d.data.analysis.issues ?? {})
+    .filter(([, v]) => v === "performance")
+    .map(([k]) => k);
+  const s = d.sampling;
+  const verdict =
+    `Doctor's verdict: **${d.data.analysis.issueCategory}**; ` +
+    `flagged as a performance issue: **${issues.join(", ") || "nothing"}**.`;
+  if (s.underLoad.length < 2) return `${verdict} It took ${s.samples} samples, fewer than two of them under load.`;
+  return (
+    `${verdict} It asks for a sample every ${s.intervalMs} ms and took **${s.underLoad.length} under load** ` +
+    `over ${wb.fmt(s.loadSpanSeconds)} s, where its interval would have given about ${wb.fmt(s.expectedUnderLoad)}: ` +
+    `one every **${wb.fmt(s.medianGapMs)} ms** (median gap). Its timer waits on the same blocked loop, so it ` +
+    `samples only between long ticks. Active handles: ${s.idleHandles} idle, ${s.peakHandles} at the peak ` +
+    `(${s.peakHandles - s.idleHandles} for the load's connections).`
+  );
+}
+
 /** The slow server measured as section 1 does: one fresh server per measured run. */
 export interface FreshLoadResult {
   label: string;

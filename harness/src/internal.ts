@@ -30,5 +30,3 @@ export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { calleesOf, callersOf, selfTicksByLine } from "./profiles/profile-detail";
-// prose/: sentences and tables that depend on the run, predictions, the code under test, checks
-export { doctorText } from "./prose/findings";

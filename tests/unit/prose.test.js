@@ -7,9 +7,13 @@ const { internal } = require('./helpers')
 const { spreadText, ratioText, readingText, advantageText, saturationText, durationText, commandText, toolText } =
   internal('prose/describe')
 const { predict, reveal, revealText } = internal('prose/predict')
-const { doctorText, countText, retainerText } = internal('prose/findings')
+const { retainerText } = internal('prose/findings')
+const { doctorSampling } = internal('profiles/doctor')
 // Sentences one notebook alone writes live beside it (notebooks/NN-name.ts).
-const { slowdownText, slowdownCount, ceilingText } = require('../../notebooks/01-slow-etag-server.ts')
+const nb01 = require('../../notebooks/01-slow-etag-server.ts')
+const { slowdownText, slowdownCount, ceilingText } = nb01
+// What clinicDoctor returns: doctor's data and its sampling, read from it.
+const doctorText = (d) => nb01.doctorText({ ...d, sampling: doctorSampling(d.data) })
 const { blockShareText, scheduleText } = require('../../notebooks/02-event-loop.ts')
 const { routeGapText } = require('../../notebooks/03-frameworks.ts')
 const { checklist } = internal('prose/checks')
@@ -294,11 +298,6 @@ test('ceilingText: close to the ceiling, short of it, or above it in every round
 test('ceilingText does not call a median well above the ceiling "within 10 %"', (t) => {
   const text = ceilingText('Koa', 'its ceiling', spread([0.99, 1.3, 1.4]))
   t.assert.doesNotMatch(text, /within 10 %/)
-})
-
-test('countText counts with the plural of the thing counted', (t) => {
-  t.assert.strictEqual(countText(3, 5, 'round'), '3 of 5 rounds')
-  t.assert.strictEqual(countText(1, 1, 'round'), '1 of 1 round')
 })
 
 test('blockShareText: blocks under half the loop decide the tail, over half they reach the median', (t) => {

@@ -13,7 +13,7 @@ import { settings } from "../core/settings";
 import { within } from "../core/time";
 import { type FlameSamples, readFlameSamples } from "./clinic-samples";
 import { profileDir } from "./cpu-profile";
-import { type DoctorData, doctorGcTimes, doctorSeries } from "./doctor";
+import { type DoctorData, type DoctorSampling, doctorGcTimes, doctorSampling, doctorSeries } from "./doctor";
 
 /**
  * clinic doctor and clinic flame, with the same face as cpuProfile: options in, a result out.
@@ -53,6 +53,8 @@ export interface ClinicResult {
 export interface DoctorResult extends ClinicResult {
   tool: "doctor";
   data: DoctorData;
+  /** How densely doctor sampled under load: its timer waits on the app's loop, so a blocked loop starves it. */
+  sampling: DoctorSampling;
 }
 
 export interface FlameResult extends ClinicResult {
@@ -176,11 +178,12 @@ export function readDoctorData(htmlPath: string): DoctorData {
  * @example
  * const doctor = await lesson.clinicDoctor("etag-slow", { connections: 100 });
  * wb.show(lesson.doctorChart(doctor, { title: "clinic doctor on the slow server, drawn from its own samples" }));
- * wb.markdown(lesson.doctorText(doctor));
+ * wb.markdown(here.doctorText(doctor)); // notebook 01's sentence: its verdict and its sampling
  */
 export async function clinicDoctor(ref: AppRef, opts: ClinicOptions = {}): Promise<DoctorResult> {
   const r = await runClinic("doctor", ref, opts);
-  return { ...r, tool: "doctor", data: readDoctorData(r.html) };
+  const data = readDoctorData(r.html);
+  return { ...r, tool: "doctor", data, sampling: doctorSampling(data) };
 }
 
 /** clinic flame on an app under load (options and errors as clinicDoctor): the interactive HTML report, its data folder and a summary of its samples (the frames on top of the stack by `selfShare`, and the app's own JavaScript frames). A tick address V8 could not resolve is left out of its stack by 0x, so its time counts as the self time of the nearest resolved frame below. Throws a plain Error when its data folder holds no samples file. The workbook's own flame graphs come from `cpuProfile`. */
