@@ -34,7 +34,7 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-portable test-notebooks test-notebooks-static test-notebooks-executed test-exercises exercises grade bench-harness spreads execute reference clean distclean
+.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-portable test-notebooks test-notebooks-static test-notebooks-executed test-notebook-beside-static test-exercises exercises grade bench-harness spreads execute reference clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
@@ -112,12 +112,17 @@ lab: setup
 # The set-up's downloads (the venv, npm ci, the runtimes) run side by side: on a clean clone they wait
 # on the network more than on the CPU. Then the tests that no timing decides run side by side too (lint,
 # the unit tests, the exercises' bookkeeping, the notebook tests that execute no workbook notebook), and
-# last, alone on the machine, the notebooks, whose loads must not share it. Each target's output is
-# printed whole when it ends.
+# beside them notebook 04 (BESIDE_STATIC), whose checks read memory (retained bytes, and GC time per
+# request 25 times its line), not speed: its spread beside them is kept as "busy" in
+# notebooks/spreads.json. Last, alone on the machine, the other notebooks, whose loads must not share it,
+# and every executed copy read as a learner reads it. Each target's output is printed whole when it ends.
+BESIDE_STATIC := 04-memory
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target setup runtimes
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint test-unit test-exercises test-notebooks-static
-	$(MAKE) --no-print-directory test-notebooks-executed
+	$(MAKE) --no-print-directory -j5 --output-sync=target lint test-unit test-exercises test-notebooks-static \
+	  test-notebook-beside-static
+	$(MAKE) --no-print-directory test-notebooks-executed \
+	  NOTEBOOK_DESELECT="--deselect tests/notebooks/test_notebooks.py::test_notebook_executes[$(BESIDE_STATIC)]"
 
 # Biome (biome.json): formatting, lint rules, import cycles. `make format` applies its fixes.
 BIOME := node_modules/@biomejs/biome/bin/biome
@@ -158,8 +163,12 @@ NOTEBOOK_RUNS := tests/notebooks/test_notebooks.py tests/notebooks/test_reading.
 test-notebooks-static:
 	$(PY) -m pytest -v --durations=8 tests/notebooks $(addprefix --ignore=,$(NOTEBOOK_RUNS))
 
+NOTEBOOK_DESELECT ?=
 test-notebooks-executed:
-	$(PY) -m pytest -v --durations=8 $(NOTEBOOK_RUNS)
+	$(PY) -m pytest -v --durations=8 $(NOTEBOOK_RUNS) $(NOTEBOOK_DESELECT)
+
+test-notebook-beside-static:
+	$(PY) -m pytest -v tests/notebooks/test_notebooks.py -k "$(BESIDE_STATIC)"
 
 # Exercises: regenerated from solutions/ and compared, the grader's bookkeeping, reset (tests/exercises/;
 # each check run both ways, the notebooks end to end and a whole class's grading: make test-integration).
