@@ -66,9 +66,3 @@ export function atCellEnd(text: string): void {
 export function flushCellEnd(): void {
   for (const text of atEnd.splice(0)) markdown(text);
 }
-
-/** Forget what atCellEnd() queued without showing it: a cell that printed it itself. */
-export function dropCellEnd(text: string): void {
-  const i = atEnd.indexOf(text);
-  if (i >= 0) atEnd.splice(i, 1);
-}
