@@ -112,10 +112,11 @@ lab: setup
 # The set-up's downloads (the venv, npm ci, the runtimes) run side by side: on a clean clone they wait
 # on the network more than on the CPU. Then the tests that no timing decides run side by side too (lint,
 # the unit tests, the exercises' bookkeeping, the notebook tests that execute no workbook notebook), and
-# beside them notebook 04 (BESIDE_STATIC), whose checks read memory (retained bytes, and GC time per
-# request 25 times its line), not speed: its spread beside them is kept as "busy" in
-# notebooks/spreads.json. Last, alone on the machine, the other notebooks, whose loads must not share it,
-# and every executed copy read as a learner reads it. Each target's output is printed whole when it ends.
+# beside them notebook 04 (BESIDE_STATIC), whose checks read memory, not speed: retained bytes, and the
+# churning app's GC time per request over the quiet one's, 112-198x beside them and 166-293x beside a busy
+# loop on every CPU (its busy runs in notebooks/spreads.json), against a 10x line. Last, alone on the
+# machine, the other notebooks, whose loads must not share it, and every executed copy read as a learner
+# reads it. Each target's output is printed whole when it ends.
 BESIDE_STATIC := 04-memory
 test:
 	$(MAKE) --no-print-directory -j3 --output-sync=target setup runtimes
