@@ -2,15 +2,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as wb from "@workbook/harness";
-import * as lesson from "@workbook/harness/internal";
 
 /**
- * An empty folder for one configuration's process counts, under results/07-every-core/, as a path from
- * the workbook's folder (the apps run there): the commands printed under a cell then name a folder that
- * is still there, and can be pasted as they are. Whatever an earlier run left in it is removed.
+ * An empty folder for one configuration's process counts, under build/07-every-core/ (working files the
+ * next cell reads, as notebook 03's compiled apps are; what the notebook keeps goes to its results), as a
+ * path from the workbook's folder (the apps run there): the commands printed under a cell then name a
+ * folder that is still there, and can be pasted as they are. Whatever an earlier run left in it is removed.
  */
 export function statsDir(name: string): string {
-  const dir = path.join(lesson.resultsDir, "07-every-core", name);
+  const dir = path.join(wb.repoRoot, "build", "07-every-core", name);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   return path.relative(wb.repoRoot, dir);

@@ -282,16 +282,14 @@ const PENDING = new Set([
   ...['measuringGenerator', 'SATURATION_CPU_PERCENT', 'heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
   ...['diagnose', 'compare', 'runChild'].map((n) => `:${n}`),
   ...['backgroundPlan', 'exerciseRun'].map((n) => `/exercises:${n}`),
-  // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: frameworks and runtimes;
-  // 05: bars of ops/s and the request-level sentence; 07: the cores.
+  // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: frameworks and runtimes.
   ...[
     ...['clinicDoctor', 'doctorChart', 'calleesOf', 'callersOf'],
     ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
     ...['frameworks', 'runtimes'],
-    ...['resultsDir'],
     // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
-    ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'checkoutBase', 'loadResults'],
+    ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'checkoutBase', 'loadResults', 'resultsDir'],
     ...['roundsToAgree', 'roundRatios', 'clinicFlame'],
   ].map((n) => `/internal:${n}`),
 ])

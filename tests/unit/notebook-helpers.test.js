@@ -2,7 +2,6 @@
 // The helpers that live beside a notebook (notebooks/NN-name.ts: what one notebook alone uses), loaded the
 // way tslab does not need to: Node 26 strips their types. Deterministic: recorded figures, no live process.
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { test } = require('node:test')
 
@@ -43,30 +42,23 @@ test('threadIds finds a thread of this process by its name; moveThreads refuses 
   )
 })
 
-test('statsDir gives an empty folder under results/07-every-core, as a path from the workbook, and readStats reads it back', (t) => {
-  const results = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-07-'))
-  t.after(() => fs.rmSync(results, { recursive: true, force: true }))
-  const { execFileSync } = require('node:child_process')
-  // In a process of its own: the results folder is read from the environment when the harness loads.
-  const out = execFileSync(
-    process.execPath,
-    [
-      '-e',
-      `
-    const nb07 = require(${JSON.stringify(path.join(__dirname, '..', '..', 'notebooks', '07-every-core.ts'))})
-    const fs = require('node:fs'), path = require('node:path')
-    const dir = nb07.statsDir('cluster-2')
-    const abs = path.resolve(require('@workbook/harness').repoRoot, dir)
-    fs.writeFileSync(path.join(abs, 'left-over'), 'x')
-    const again = nb07.statsDir('cluster-2')
-    console.log(JSON.stringify({ dir, abs, empty: fs.readdirSync(abs).length === 0, same: again === dir }))
-  `,
-    ],
-    { env: { ...process.env, WORKBOOK_RESULTS_DIR: results }, encoding: 'utf8' },
+test('statsDir gives an empty folder under build/07-every-core, as a path from the workbook, and readStats reads it back', (t) => {
+  const nb07 = require('../../notebooks/07-every-core.ts')
+  const { repoRoot } = require('@workbook/harness')
+  const name = `test-${process.pid}`
+  const abs = path.join(repoRoot, 'build', '07-every-core', name)
+  t.after(() => fs.rmSync(abs, { recursive: true, force: true }))
+  const dir = nb07.statsDir(name)
+  t.assert.strictEqual(path.resolve(repoRoot, dir), abs)
+  t.assert.ok(!path.isAbsolute(dir), dir)
+  const stats = { mode: 'cluster', role: 'worker', pid: 7, requests: 3, cpuMs: 1, rssMB: 40 }
+  fs.writeFileSync(path.join(abs, '7.json'), JSON.stringify(stats))
+  t.assert.deepStrictEqual(
+    nb07.readStats(dir).map((s) => s.requests),
+    [3],
   )
-  const r = JSON.parse(out)
-  t.assert.strictEqual(r.abs, path.join(results, '07-every-core', 'cluster-2'))
-  t.assert.ok(r.empty && r.same, JSON.stringify(r))
+  t.assert.strictEqual(nb07.statsDir(name), dir)
+  t.assert.deepStrictEqual(fs.readdirSync(abs), [], 'what an earlier run left is removed')
 })
 
 const nb03 = require('../../notebooks/03-frameworks.ts')
