@@ -25,7 +25,7 @@ const { values } = parseArgs({
 })
 const quick = wb.settings().name === 'quick'
 const APPS = ['node-http', 'express']
-const title = (name) => wb.frameworkByName(name).title
+const title = (name) => wb.frameworks.find((f) => f.name === name).title
 
 // --design and --generator keep one of each (a long run of one design: --design pairs --pairs 600).
 function only(list, wanted, option) {

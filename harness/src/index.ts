@@ -43,7 +43,7 @@ export { markdownTable } from "./charts/tables";
 
 // apps/: starting, watching and stopping servers; the framework registry
 export type { ConformanceResult, RouteCheck } from "./apps/conformance";
-export { frameworkByName, frameworkVersion } from "./apps/frameworks";
+export { frameworks, frameworkVersion } from "./apps/frameworks";
 export type { FrameworkEntry } from "./apps/frameworks";
 export { running } from "./apps/lifecycle";
 export type { AppRef } from "./apps/registry";

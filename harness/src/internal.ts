@@ -7,8 +7,7 @@
  * ("The internal entry").
  */
 
-// apps/: starting, watching and stopping servers; the framework registry
-export { frameworks } from "./apps/frameworks";
+// apps/: starting, watching and stopping servers; the runtimes
 export { stopAll } from "./apps/lifecycle";
 export { runtimes } from "./apps/runtimes";
 export { startApp } from "./apps/start";

@@ -282,12 +282,12 @@ const PENDING = new Set([
   ...['measuringGenerator', 'SATURATION_CPU_PERCENT', 'heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
   ...['diagnose', 'compare', 'runChild'].map((n) => `:${n}`),
   ...['backgroundPlan', 'exerciseRun'].map((n) => `/exercises:${n}`),
-  // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: frameworks and runtimes.
+  // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: runtimes.
   ...[
     ...['clinicDoctor', 'doctorChart', 'calleesOf', 'callersOf'],
     ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
-    ...['frameworks', 'runtimes'],
+    ...['runtimes'],
     // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'checkoutBase', 'loadResults', 'resultsDir'],
     ...['roundsToAgree', 'roundRatios', 'clinicFlame'],

@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { badOption } from "../core/errors";
 
 /**
  * The framework apps of apps/frameworks/: one typed list instead of a glob, so a notebook says
@@ -128,25 +127,12 @@ const list: FrameworkEntry[] = [
  * `hono-bun` and `elysia`, each registered as the app `frameworks/<name>`. Every app serves `GET
  * /hello`, `/json` and `/blog`, and 404 elsewhere. An app written for Bun, started on Node, serves
  * through `@hono/node-server`'s fetch adaptor (`apps/frameworks/lib/serve-fetch.js`).
- */
-export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((entry) => Object.freeze(entry)));
-
-/**
- * The entry called `name`; throws a plain Error, listing the known names, when there is none.
  *
  * @example
- * console.log(`restify ${wb.frameworkVersion(wb.frameworkByName("restify"), wb.repoRoot)}`);
+ * const restify = wb.frameworks.find((f) => f.name === "restify")!;
+ * console.log(`restify ${wb.frameworkVersion(restify, wb.repoRoot)}`);
  */
-export function frameworkByName(name: string): FrameworkEntry {
-  const found = frameworks.find((entry) => entry.name === name);
-  if (!found) {
-    throw badOption(
-      "frameworkByName",
-      `no framework named ${JSON.stringify(name)}; known: ${frameworks.map((e) => e.name).join(", ")}`,
-    );
-  }
-  return found;
-}
+export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((entry) => Object.freeze(entry)));
 
 /**
  * The version that will run, read from <repoRoot>/node_modules/<package>/package.json (the root
