@@ -1,6 +1,6 @@
 # make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port]: what holds a server
 # back, from one short load. Prints the verdict with the numbers it rests on and writes an HTML
-# report to results/diagnose/ (scripts/diagnose.js; in a notebook, wb.diagnose). WATCH: the seconds
+# report to results/diagnose/ (scripts/diagnose.js; in a notebook, tools.diagnose). WATCH: the seconds
 # watched (longer, when the verdict says memory is undecided). PORT: the port to load, for a server
 # that listens on several (it is given PORT too); only from the command line, not from a PORT in
 # your environment. APP is checked before set-up runs.

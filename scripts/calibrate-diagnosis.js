@@ -3,7 +3,7 @@
 // tests/fixtures/diagnose/cases.json (ordinary servers with one known problem each, at different
 // intensities) --runs times, quiet or --busy (a busy loop on every CPU, at the workbook's priority),
 // and appends each diagnosis's evidence to build/calibration/evidence.jsonl. Then (or with --report
-// alone) it fits the lines from every diagnosis recorded (harness/src/diagnose/calibrate.ts) and
+// alone) it fits the lines from every diagnosis recorded (tools/src/diagnose/calibrate.ts) and
 // prints them with the readings each sits between, the confusion matrix (case x verdict) with the
 // lines fitted and with the lines shipped (thresholds.ts), and the leave-one-out check: each case
 // judged by lines fitted without it. --save-evidence DIR writes, for each case, the recorded
@@ -17,9 +17,10 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { parseArgs } = require('node:util')
 const wb = require('@workbook/harness')
+const tools = require('@workbook/tools')
 
 const root = path.join(__dirname, '..')
-const internal = (m) => require(path.join(root, 'harness', 'dist', m))
+const tool = (m) => require(path.join(root, 'tools', 'dist', m))
 
 const { values } = parseArgs({
   options: {
@@ -73,7 +74,7 @@ async function measure() {
         line.condition = values.busy ? 'busy' : 'quiet'
         line.profile = wb.settings().name
         try {
-          const d = await wb.diagnose(path.join(fixtures, c.file), {
+          const d = await tools.diagnose(path.join(fixtures, c.file), {
             ...c.diagnose,
             route: c.route ?? c.diagnose?.route ?? '/',
             start: { env: c.env },
@@ -168,9 +169,9 @@ function score() {
 
 function report() {
   const { fitThresholds, lineGroups, FITTED, confusion, leaveOneOut, largestBlocking, growthOf } =
-    internal('diagnose/calibrate')
-  const { offMainShare } = internal('diagnose/threads')
-  const { THRESHOLDS } = internal('diagnose/thresholds')
+    tool('diagnose/calibrate')
+  const { offMainShare } = tool('diagnose/threads')
+  const { THRESHOLDS } = tool('diagnose/thresholds')
   const set = read()
   const fitted = fitThresholds(set)
   console.log(`\n${set.length} diagnoses of ${new Set(set.map((r) => r.case)).size} cases (${conditions(set)})`)
@@ -249,9 +250,9 @@ const forRules = ({ flame, allocations: _, ...e }) => ({
 
 /** For each case, the diagnosis judged right whose deciding readings sit closest to the shipped lines: the unit tests' evidence. */
 function saveEvidence(set, dir, T) {
-  const { largestBlocking, growthOf, isRight } = internal('diagnose/calibrate')
-  const { offMainShare } = internal('diagnose/threads')
-  const { decide } = internal('diagnose/verdict')
+  const { largestBlocking, growthOf, isRight } = tool('diagnose/calibrate')
+  const { offMainShare } = tool('diagnose/threads')
+  const { decide } = tool('diagnose/verdict')
   fs.mkdirSync(dir, { recursive: true })
   const margin = (e) =>
     Math.min(

@@ -11,6 +11,7 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 const wb = require('@workbook/harness')
 const internal = require('@workbook/harness/internal')
+const tools = require('@workbook/tools')
 
 const USAGE = `usage:
   make compare A=old/server.js B=new/server.js [ROUTE=/path] [SECONDS=60]
@@ -132,7 +133,7 @@ async function main() {
   let a = { app: o.a, runtime: o.runtimeA }
   const b = { app: o.b, runtime: o.runtimeB, label: o.kind === 'git' ? `${o.b} (your working tree)` : undefined }
   if (o.kind === 'git') {
-    const base = internal.checkoutBase(o.a, o.base)
+    const base = tools.checkoutBase(o.a, o.base)
     cleanup = base.remove
     a = { ...a, app: base.file, label: `${o.a} at ${o.base} (${base.commit.slice(0, 10)}: ${base.subject})` }
     console.error(`BASE ${o.base} is ${base.commit.slice(0, 12)} "${base.subject}", checked out into ${base.dir}`)
@@ -140,7 +141,7 @@ async function main() {
   const command = makeLine(o)
   console.error(`comparing, for at most ${o.seconds ?? (wb.settings().name === 'quick' ? 20 : 60)} s: ${command}`)
   try {
-    const c = await wb.compare(a, b, {
+    const c = await tools.compare(a, b, {
       route: o.route,
       seconds: o.seconds,
       connections: o.connections,

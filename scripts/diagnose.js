@@ -4,6 +4,7 @@
 const { parseArgs } = require('node:util')
 const path = require('node:path')
 const wb = require('@workbook/harness')
+const { diagnose } = require('@workbook/tools')
 
 const USAGE =
   'usage: make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port to load]  (or an app of the registry, e.g. APP=hello-http)'
@@ -25,7 +26,7 @@ async function main() {
   }
   const num = (v) => (v === undefined ? undefined : Number(v))
   console.log(`diagnosing ${positionals[0]} ${values.route} (${wb.settings().name} profile)...`)
-  const d = await wb.diagnose(positionals[0], {
+  const d = await diagnose(positionals[0], {
     route: values.route,
     connections: num(values.connections),
     seconds: num(values.seconds),

@@ -6,7 +6,7 @@
  * notebook alone uses lives beside it (notebooks/NN-name.ts); what scripts, samples and tests need
  * besides sits behind @workbook/harness/internal; grading behind @workbook/harness/exercises. The
  * folders, lowest first (each imports only from those before it): core, charts, apps, load,
- * profiles, diagnose, experiments, published, prose.
+ * profiles, experiments, published, prose.
  */
 
 // core/: settings, the machine, numbers, results, errors
@@ -68,17 +68,6 @@ export { heapProfile } from "./profiles/heap-profile";
 export type { HeapProfileResult } from "./profiles/heap-profile";
 export { heapAfterGc, heapSnapshots, watchMemory } from "./profiles/memory";
 export type { MemoryWatch, HeapSnapshotsResult } from "./profiles/memory";
-
-// diagnose/: what holds a server back, from one short load (make diagnose)
-export { diagnose } from "./diagnose/diagnose";
-export type { DiagnoseOptions, Diagnosis } from "./diagnose/diagnose";
-
-// compare/: is B faster than A? Two servers side by side, the verdict with its interval (make compare)
-export { compare } from "./compare/compare";
-export type { CompareOptions } from "./compare/compare";
-export type { Comparison, Design, RoundPair, SideSummary } from "./compare/report";
-export type { CompareSide } from "./compare/sides";
-export type { Change, FloorRow, Verdict, VerdictKind } from "./compare/stats";
 
 // experiments/: measurements outside a server
 export { frameShare, gainCeiling } from "./experiments/request-share";

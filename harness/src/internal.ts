@@ -1,31 +1,45 @@
 /**
- * @workbook/harness/internal: what scripts, samples and tests need and the public API (../index.ts,
- * `wb.`) leaves out (startApp, pacedLoad, perSecond...), and, until each moves beside its notebook
- * (notebooks/NN-name.ts), the names one notebook still imports as `lesson.`:
- * tests/unit/architecture.test.js lists those, and fails when the list should shrink. Not the
- * workbook's API. Every name is used outside the harness and documented in harness/README.md
- * ("The internal entry").
+ * @workbook/harness/internal: what the tools (tools/: make diagnose, make compare), scripts, samples
+ * and tests need and the public API (../index.ts, `wb.`) leaves out (startApp, pacedLoad, median,
+ * loadReport...), and, until each moves beside its notebook (notebooks/NN-name.ts), the names one
+ * notebook still imports as `lesson.`: tests/unit/architecture.test.js lists those, and fails when the
+ * list should shrink. Not the workbook's API. Every name is used outside the harness and documented in
+ * harness/README.md ("The internal entry").
  */
 
 // apps/: starting, watching and stopping servers; the runtimes
+export type { ProbeSample } from "./apps/channel";
+export { PROBE_FILE } from "./apps/channel";
 export { stopAll } from "./apps/lifecycle";
-export { runtimes } from "./apps/runtimes";
+export { resolveApp } from "./apps/registry";
+export { runtimeByName, runtimes } from "./apps/runtimes";
+export type { ExitInfo } from "./apps/spawn";
 export { startApp } from "./apps/start";
+export type { ThreadKind, ThreadsUsage } from "./apps/usage";
+export { readThreads, THREAD_KINDS } from "./apps/usage";
 // charts/: the only folder that draws (Observable Plot, rendered to SVG + PNG + text)
+export { atCellEnd } from "./charts/display";
+export type { Frame } from "./charts/flame-chart";
 export { perSecond } from "./charts/per-second";
 export { textTable } from "./charts/tables";
-// compare/: make compare's git form
-export { checkoutBase } from "./compare/git";
 // core/: settings, the machine, numbers, results, errors
+export { fingerprint } from "./core/fingerprint";
+export { plural } from "./core/format";
 export { resultsDir } from "./core/paths";
 export { loadResults } from "./core/results";
-export { roundsToAgree } from "./core/stats";
+export { shellLine } from "./core/shell";
+export { commonSlope, median, roundsToAgree, slope } from "./core/stats";
 // load/: every number measured under load
 export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
 export { blockedStretches, loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
-export { roundRatios } from "./load/rounds";
+export { loadReport } from "./load/report";
+export { combineLoads, roundRatios } from "./load/rounds";
 export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
-export { calleesOf, callersOf, selfTicksByLine } from "./profiles/profile-detail";
+export { profileDir } from "./profiles/cpu-profile";
+export type { V8CpuProfile, V8HeapProfile } from "./profiles/flame";
+export { cpuFlame, frameOf, heapFlame } from "./profiles/flame";
+export type { LineTicks } from "./profiles/profile-detail";
+export { calleesOf, callersOf, selfTicksByLine, sourceLines } from "./profiles/profile-detail";

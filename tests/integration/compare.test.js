@@ -14,6 +14,7 @@ const path = require('node:path')
 const results = fs.mkdtempSync(path.join(os.tmpdir(), 'workbook-compare-'))
 process.env.WORKBOOK_RESULTS_DIR = results // before the harness reads it
 const wb = require('@workbook/harness')
+const tools = require('@workbook/tools')
 
 const root = path.join(__dirname, '..', '..')
 const fx = (name) => path.join(root, 'tests', 'fixtures', 'compare', name)
@@ -24,7 +25,7 @@ process.on('exit', () => fs.rmSync(results, { recursive: true, force: true }))
 const numbers = (c) => `${c.text}\n--- rounds ---\n${JSON.stringify(c.rounds)}`
 
 test('a server whose requests cost 10 times as much CPU is called slower, by about 90 %, and the rounds stop early', async (t) => {
-  const c = await wb.compare(fx('base.js'), fx('heavier-10x.js'), { seconds: 30 })
+  const c = await tools.compare(fx('base.js'), fx('heavier-10x.js'), { seconds: 30 })
   const ratio = 1 + c.verdict.change
   t.assert.strictEqual(c.verdict.kind, 'slower', numbers(c))
   t.assert.ok(
@@ -37,8 +38,8 @@ test('a server whose requests cost 10 times as much CPU is called slower, by abo
 })
 
 test('the same server twice (A/A, allowed by same: true): no difference, within a few per cent; refused without it', async (t) => {
-  await t.assert.rejects(wb.compare(fx('base.js'), fx('base.js')), /A and B are the same server.*\n.*SAME=1/s)
-  const c = await wb.compare(fx('base.js'), fx('base.js'), { seconds: 30, same: true })
+  await t.assert.rejects(tools.compare(fx('base.js'), fx('base.js')), /A and B are the same server.*\n.*SAME=1/s)
+  const c = await tools.compare(fx('base.js'), fx('base.js'), { seconds: 30, same: true })
   // A/A: 0 by construction; the largest of 13 A/A medians measured here was 3.5 %: 5 % leaves room, 90 % (the 10x case) is far.
   t.assert.ok(Math.abs(c.verdict.change) < 0.05, numbers(c))
   t.assert.ok(c.verdict.low < 0.05 && c.verdict.high > -0.05, numbers(c))
@@ -164,7 +165,7 @@ test('one file on two runtimes (make compare APP=... RUNTIMES=node24,node26), wh
     .runtimes()
     .find((r) => r.name === 'node24')
   if (!node24?.present) return t.skip(`Node 24 is not installed: ${node24?.missing}`)
-  const c = await wb.compare({ app: fx('base.js'), runtime: 'node24' }, { app: fx('base.js') }, { seconds: 15 })
+  const c = await tools.compare({ app: fx('base.js'), runtime: 'node24' }, { app: fx('base.js') }, { seconds: 15 })
   t.assert.match(c.a.runtime, /^Node 24\./, numbers(c))
   t.assert.match(c.b.runtime, /^Node 26\./, numbers(c))
   t.assert.ok(!c.same && c.rounds.length >= 5, numbers(c))

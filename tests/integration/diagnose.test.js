@@ -13,7 +13,7 @@ const { promisify } = require('node:util')
 
 const results = fs.mkdtempSync(path.join(os.tmpdir(), 'workbook-diagnose-'))
 process.env.WORKBOOK_RESULTS_DIR = results // before the harness reads it
-const wb = require('@workbook/harness')
+const tools = require('@workbook/tools')
 const { freePort } = require('../unit/helpers')
 
 const root = path.join(__dirname, '..', '..')
@@ -31,7 +31,7 @@ function explain(d) {
 
 async function diagnosed(name) {
   const c = cases.find((x) => x.name === name)
-  const d = await wb.diagnose(path.join(fixtures, c.file), { ...SHORT, ...c.diagnose, start: { env: c.env } })
+  const d = await tools.diagnose(path.join(fixtures, c.file), { ...SHORT, ...c.diagnose, start: { env: c.env } })
   return { c, d, why: explain(d) }
 }
 
@@ -82,7 +82,7 @@ for (const name of ONE_OF_EACH) {
 
 test('a server with a second listener is diagnosed on the port it was given in PORT, or on the one named', async (t) => {
   const file = path.join(root, 'tests', 'fixtures', 'servers', 'listens-twice.js')
-  const d = await wb.diagnose(file, SHORT)
+  const d = await tools.diagnose(file, SHORT)
   t.assert.strictEqual(d.verdict.id, 'healthy', explain(d))
   // the port named from the command line (make diagnose ... PORT=N): the app gets it in PORT and listens there
   const port = await freePort()

@@ -1,8 +1,8 @@
 """The harness's API reference is generated from its doc comments, so it cannot drift from the code.
 
 `make reference` runs TypeDoc (harness/typedoc.json) over the harness's three entries into
-build/reference/, and fails on any warning (a broken {@link}, a bad tag). This test runs the same
-command, so `make test` builds the reference (test-notebooks-static), and checks that every entry has
+build/reference/, then over the tools' entry (tools/typedoc.json) into build/reference/tools/, and
+fails on any warning (a broken {@link}, a bad tag). This test runs the same command, so `make test` builds the reference (test-notebooks-static), and checks that every entry has
 its pages. harness/README.md stays the map (under 500 lines, shown failing on a longer copy), and every
 link to a heading of harness/README.md or harness/METHOD.md resolves.
 """
@@ -28,7 +28,7 @@ def makefile_reference_command() -> str:
 
 def test_the_reference_builds_from_the_doc_comments_without_a_warning():
     command = makefile_reference_command()
-    assert "typedoc" in command and "harness/typedoc.json" in command
+    assert "typedoc" in command and "harness/typedoc.json" in command and "tools/typedoc.json" in command
     started = time.monotonic()
     run = subprocess.run(command, shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
     took = time.monotonic() - started
@@ -39,6 +39,7 @@ def test_the_reference_builds_from_the_doc_comments_without_a_warning():
         "index": ("runLoad", "withApp", "spreadText"),
         "internal": ("startApp", "contention"),
         "exercises": ("checkExercise", "printCheck"),
+        "tools": ("diagnose", "compare"),  # @workbook/tools (tools/typedoc.json), after the harness's
     }
     for entry, names in pages.items():
         for name in names:

@@ -9,19 +9,7 @@ const path = require('node:path')
 const root = path.join(__dirname, '..', '..')
 const src = path.join(root, 'harness', 'src')
 // Lowest first. index.ts and exercises/index.ts sit on top.
-const LAYERS = [
-  'core',
-  'charts',
-  'apps',
-  'load',
-  'profiles',
-  'diagnose',
-  'compare',
-  'experiments',
-  'published',
-  'prose',
-  'exercises',
-]
+const LAYERS = ['core', 'charts', 'apps', 'load', 'profiles', 'experiments', 'published', 'prose', 'exercises']
 
 function sources(dir = src) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -119,6 +107,67 @@ test('the checks fail on the wrong input: an upward import and a cycle are found
   )
 })
 
+// The tools (tools/src: the diagnosis, the comparison) sit on top of the harness: they reach it only
+// through its entries, the harness never reaches them, and neither tool imports the other.
+const toolsSrc = path.join(root, 'tools', 'src')
+
+/** What breaks those rules, as sentences: `files` maps a file to its text. */
+function toolViolations(files) {
+  const out = []
+  for (const [file, text] of files) {
+    const specs = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"|require\("([^"]+)"\)/g)].map(
+      (m) => m[1] ?? m[2],
+    )
+    const rel = path.relative(root, file)
+    const inTools = file.startsWith(toolsSrc + path.sep)
+    for (const spec of specs) {
+      if (!inTools) {
+        if (spec.startsWith('@workbook/tools'))
+          out.push(`${rel} imports ${spec} (the harness may not import the tools)`)
+        continue
+      }
+      const entry = /^@workbook\/harness(\/internal|\/exercises)?$/.test(spec)
+      if (spec.startsWith('@workbook/harness') && !entry)
+        out.push(`${rel} imports ${spec} (not an entry of the harness)`)
+      if (spec.startsWith('.')) {
+        const to = path.resolve(path.dirname(file), spec)
+        const [own, other] = [path.relative(toolsSrc, file), path.relative(toolsSrc, to)].map(
+          (p) => p.split(path.sep)[0],
+        )
+        if (!to.startsWith(toolsSrc + path.sep)) out.push(`${rel} imports ${spec} (outside tools/src)`)
+        else if (own !== other && own !== 'index.ts')
+          out.push(`${rel} imports ${spec} (${own} may not import ${other})`)
+      }
+    }
+  }
+  return out
+}
+
+const toolFiles = () => [...sources(toolsSrc), ...sources()].map((f) => [f, fs.readFileSync(f, 'utf8')])
+
+test('the tools reach the harness only through its entries, the harness never reaches them, and neither tool imports the other', (t) => {
+  t.assert.ok(sources(toolsSrc).length > 10, 'the tools were read')
+  t.assert.deepStrictEqual(toolViolations(toolFiles()), [])
+})
+
+test('the tools check fails on the wrong input: a file of the harness, a path out, one tool in another, the harness importing a tool', (t) => {
+  const f = (p) => path.join(toolsSrc, p)
+  const bad = new Map([
+    [
+      f('diagnose/x.ts'),
+      'import { a } from "@workbook/harness/dist/core/stats";\nimport { b } from "../../../harness/src/core/stats";',
+    ],
+    [f('compare/y.ts'), 'import { c } from "../diagnose/verdict";\nimport { d } from "@workbook/harness/internal";'],
+    [path.join(src, 'core/z.ts'), 'import { e } from "@workbook/tools";'],
+  ])
+  t.assert.deepStrictEqual(toolViolations(bad), [
+    'tools/src/diagnose/x.ts imports @workbook/harness/dist/core/stats (not an entry of the harness)',
+    'tools/src/diagnose/x.ts imports ../../../harness/src/core/stats (outside tools/src)',
+    'tools/src/compare/y.ts imports ../diagnose/verdict (compare may not import diagnose)',
+    'harness/src/core/z.ts imports @workbook/tools (the harness may not import the tools)',
+  ])
+})
+
 // The public API: the names index.ts exports, each used outside the harness and documented.
 function exportedNames(file) {
   const text = fs.readFileSync(file, 'utf8')
@@ -161,7 +210,24 @@ function usageText() {
   walk(path.join(root, 'scripts'), (n) => /\.(js|mjs)$/.test(n))
   walk(path.join(root, 'harness', 'samples'), (n) => n.endsWith('.js'))
   walk(path.join(root, 'docs'), (n) => n.endsWith('.js'))
-  return files.map(codeOf).join('\n')
+  walk(path.join(root, 'tools', 'src'), (n) => n.endsWith('.ts'))
+  return files.map(codeOf).map(namedAsQualified).join('\n')
+}
+
+/**
+ * `import { a, type B } from "@workbook/harness/internal"` written as the uses it stands for,
+ * `internal.a` (`wb.a` for the public entry): the tools import the names they use one by one.
+ */
+function namedAsQualified(code) {
+  const prefix = { '': 'wb', '/internal': 'internal', '/exercises': 'ex' }
+  return code.replace(/import\s+\{([^}]*)\}\s+from\s+"@workbook\/harness((?:\/\w+)?)";?/g, (_, names, entry) =>
+    names
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n && !n.startsWith('type '))
+      .map((n) => `${prefix[entry]}.${n.split(/\s+as\s+/)[0]}`)
+      .join('\n'),
+  )
 }
 
 test("a name only a notebook's markdown mentions is not used: the usage check reads code cells", (t) => {
@@ -280,7 +346,7 @@ const entryNames = () =>
 // name here; what only scripts, samples and tests use (startApp, pacedLoad...) then stays theirs.
 const PENDING = new Set([
   ...['measuringGenerator', 'SATURATION_CPU_PERCENT', 'heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
-  ...['diagnose', 'compare', 'runChild'].map((n) => `:${n}`),
+  ...['runChild'].map((n) => `:${n}`),
   ...['backgroundPlan', 'exerciseRun'].map((n) => `/exercises:${n}`),
   // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: runtimes.
   ...[
@@ -288,9 +354,11 @@ const PENDING = new Set([
     ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
     ...['runtimes'],
-    // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
-    ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'checkoutBase', 'loadResults', 'resultsDir'],
-    ...['roundsToAgree', 'roundRatios', 'clinicFlame'],
+    // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
+    ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
+    ...['roundsToAgree', 'roundRatios', 'clinicFlame', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
+    ...['median', 'slope', 'atCellEnd', 'PROBE_FILE', 'resolveApp', 'runtimeByName', 'readThreads', 'THREAD_KINDS'],
+    ...['loadReport', 'combineLoads', 'profileDir', 'cpuFlame', 'frameOf', 'heapFlame', 'sourceLines'],
   ].map((n) => `/internal:${n}`),
 ])
 

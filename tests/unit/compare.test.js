@@ -4,10 +4,10 @@
 // made-up ratios: the interval, the process term, the stopping rule, the wording, the figure that
 // decides. Deterministic: the bootstrap is seeded. What times live servers is tests/integration/compare.test.js.
 const { test } = require('node:test')
-const { internal } = require('./helpers')
+const { tool } = require('./helpers')
 
-const stats = internal('compare/stats')
-const { decide } = internal('compare/compare')
+const stats = tool('compare/stats')
+const { decide } = tool('compare/compare')
 const recorded = require('../fixtures/compare/recorded.json').runs
 
 /** A recorded run's per-round ratios (A's CPU per request over B's: what decided it) and its sessions. */

@@ -1,13 +1,13 @@
 'use strict'
-// Where a loop's busy time goes (harness/src/diagnose/busy.ts), on a CPU profile made up here: each
+// Where a loop's busy time goes (tools/src/diagnose/busy.ts), on a CPU profile made up here: each
 // sample counted once, in the first kind that fits it, and the regular expression named with its
 // pattern and the app's frame that ran it.
 const { test } = require('node:test')
 const fs = require('node:fs')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
-const { internal } = require('./helpers')
-const { busyTime, dominant, handoff, packageOf, BUSY_KINDS } = internal('diagnose/busy')
+const { tool } = require('./helpers')
+const { busyTime, dominant, handoff, packageOf, BUSY_KINDS } = tool('diagnose/busy')
 
 const root = path.join(__dirname, '..', '..')
 const app = `file://${path.join(root, 'srv.js')}`
@@ -99,7 +99,7 @@ test('dominant picks the largest share among the kinds given, ties to the first'
 })
 
 test('regexesOnLine finds every pattern a line may run: literals there, or those a name there is bound to', (t) => {
-  const { regexesOnLine } = internal('diagnose/busy')
+  const { regexesOnLine } = tool('diagnose/busy')
   const src = [
     'const username = /^([a-z0-9]+)+$/',
     '  const valid = username.test(input)',
@@ -206,7 +206,7 @@ test('handoff names the call of Node that handed work to the pool, and the app f
 })
 
 test('withPauses takes garbage collection from the pauses the process reported, and scales the rest', (t) => {
-  const { withPauses } = internal('diagnose/busy')
+  const { withPauses } = tool('diagnose/busy')
   const s = withPauses(
     { gc: 0.2, regex: 0, syncIo: 0, native: 0, app: 0.6, dependency: 0, framework: 0, node: 0.2 },
     0.5,

@@ -1,9 +1,9 @@
 'use strict'
-// Setting the diagnosis's lines (harness/src/diagnose/calibrate.ts): where a line goes between two
+// Setting the diagnosis's lines (tools/src/diagnose/calibrate.ts): where a line goes between two
 // groups of readings, which readings each line is set from, the confusion matrix and leave-one-out.
 const { test } = require('node:test')
-const { internal } = require('./helpers')
-const { lineBetween, fitThresholds, confusion, leaveOneOut } = internal('diagnose/calibrate')
+const { tool } = require('./helpers')
+const { lineBetween, fitThresholds, confusion, leaveOneOut } = tool('diagnose/calibrate')
 
 test('a line between groups that do not overlap sits midway between their nearest readings, on their scale', (t) => {
   t.assert.strictEqual(lineBetween([10, 30], [90, 100], 'ratio'), Math.sqrt(30 * 90)) // as many times either side

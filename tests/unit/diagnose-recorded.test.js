@@ -8,9 +8,9 @@ const { test } = require('node:test')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { internal } = require('./helpers')
-const { decide } = internal('diagnose/verdict')
-const { THRESHOLDS } = internal('diagnose/thresholds')
+const { tool } = require('./helpers')
+const { decide } = tool('diagnose/verdict')
+const { THRESHOLDS } = tool('diagnose/thresholds')
 
 const dir = path.join(__dirname, '..', 'fixtures', 'diagnose', 'evidence')
 const recorded = fs

@@ -1,13 +1,13 @@
 'use strict'
-// The diagnosis (harness/src/diagnose): its rules on made-up evidence, the way it cuts the watched
+// The diagnosis (tools/src/diagnose): its rules on made-up evidence, the way it cuts the watched
 // seconds, and make diagnose's usage. The fixture servers diagnosed live are integration tests
 // (tests/integration/diagnose.test.js, make test-integration).
 const { test } = require('node:test')
 const path = require('node:path')
 
-const { internal } = require('./helpers')
-const { decide } = internal('diagnose/verdict')
-const { checkText } = internal('diagnose/checks')
+const { internal, tool } = require('./helpers')
+const { decide } = tool('diagnose/verdict')
+const { checkText } = tool('diagnose/checks')
 
 const root = path.join(__dirname, '..', '..')
 
@@ -77,7 +77,7 @@ function evidence(over = {}) {
 // The rules on fixed lines, whatever calibration ships (tests/unit/diagnose-recorded.test.js judges
 // recorded evidence by the shipped ones).
 const LINES = {
-  ...internal('diagnose/thresholds').THRESHOLDS,
+  ...tool('diagnose/thresholds').THRESHOLDS,
   BUSY_ELU: 0.9,
   GC_SHARE: 0.34,
   BLOCKING_SHARE: 0.13,
@@ -307,7 +307,7 @@ test('mixed evidence: a deciding reading close to its line, or a runner-up close
   // a share near 1 is compared by what is left of it: 98 % busy is not "close to" 90 %
   t.assert.strictEqual(judge({ elu: 0.98, shares: only('app') }).mixed, false)
   // a reading that would print as its line gets one more digit, so the sign between them reads true
-  const { check } = internal('diagnose/checks')
+  const { check } = tool('diagnose/checks')
   t.assert.strictEqual(checkText(check('busy', 0.8962, '>=', 0.9, 'share')), 'busy 89.6 % < 90 %')
   t.assert.strictEqual(checkText(check('ratio', 19.98, '>=', 20, 'x')), 'ratio 19.98x < 20.0x')
   t.assert.strictEqual(checkText(check('stall', 20, '>=', 20, 'ms')), 'stall 20 ms >= 20 ms')
@@ -415,7 +415,7 @@ test('two problems at once: the verdict names both, each with its share, when th
 // --- the watched stretch: cut on the app's own clock, and refused when its samples are too few
 
 const { AppChannel } = internal('apps/channel')
-const { covering } = internal('diagnose/collect')
+const { covering } = tool('diagnose/collect')
 const tick = (mono, intervalMs = 200) => ({ t: 1_800_000_000_000 - 3_600_000 * (mono > 2000), mono, intervalMs })
 
 test("a stretch's samples are cut on the app's monotonic clock, whatever the wall clock did", (t) => {

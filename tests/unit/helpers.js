@@ -9,6 +9,9 @@ const server = (name) => path.join(__dirname, '..', 'fixtures', 'servers', name)
 const internal = (module) =>
   require(path.join(process.env.HARNESS_DIST || path.join(__dirname, '..', '..', 'harness', 'dist'), module))
 
+/** A module of the built tools (tools/dist: the diagnosis, the comparison), for unit tests of one module. */
+const tool = (module) => require(path.join(__dirname, '..', '..', 'tools', 'dist', module))
+
 function alive(pid) {
   try {
     process.kill(pid, 0)
@@ -96,6 +99,7 @@ module.exports = {
   spin,
   server,
   internal,
+  tool,
   alive,
   waitUntil,
   SHORT,

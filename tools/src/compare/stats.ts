@@ -1,4 +1,5 @@
-import { median, medianInterval } from "../core/stats";
+import { medianInterval } from "@workbook/harness";
+import { median } from "@workbook/harness/internal";
 
 /**
  * The statistics of a comparison of two servers, on the per-round ratios of B to A ("how many times

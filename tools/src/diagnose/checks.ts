@@ -1,5 +1,4 @@
-import type { HotFrame } from "../charts/flame-chart";
-import { fmt, pct, times } from "../core/format";
+import { fmt, type HotFrame, pct, times } from "@workbook/harness";
 import { THRESHOLDS as T } from "./thresholds";
 
 /** One number against one threshold, and how the verdict writes it and the frames it names. */

@@ -1,4 +1,4 @@
-import { fmt, pct, times } from "../core/format";
+import { fmt, pct, times } from "@workbook/harness";
 import { BUSY_KINDS, BUSY_NAMES, type BusyKind, type RegexRun } from "./busy";
 import { frameText, top } from "./checks";
 import type { Evidence } from "./evidence";

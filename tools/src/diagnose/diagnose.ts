@@ -1,11 +1,6 @@
 import path from "node:path";
-import { type AppRef, resolveApp } from "../apps/registry";
-import type { StartOptions } from "../apps/start";
-import { atCellEnd } from "../charts/display";
-import { repoRoot } from "../core/paths";
-import { settings } from "../core/settings";
-import { shellLine } from "../core/shell";
-import type { LoadResult } from "../load/types";
+import { type AppRef, type LoadResult, repoRoot, type StartOptions, settings } from "@workbook/harness";
+import { atCellEnd, resolveApp, shellLine } from "@workbook/harness/internal";
 import { type DiagnosisCharts, diagnosisCharts } from "./charts";
 import { type CollectOptions, collect } from "./collect";
 import { type Evidence, gather } from "./evidence";
@@ -99,7 +94,7 @@ export interface Diagnosis {
  * cannot take a profile or its samples cover less than half the watched seconds.
  *
  * @example
- * const primes = await wb.diagnose("your-server/server.js", { route: "/primes?n=10000", connections: 10 });
+ * const primes = await tools.diagnose("your-server/server.js", { route: "/primes?n=10000", connections: 10 });
  * wb.markdown(primes.markdown);
  * wb.show(primes.charts.flame);
  */

@@ -1,4 +1,4 @@
-import { fmt, pct } from "../core/format";
+import { fmt, pct } from "@workbook/harness";
 import { BLOCKING, BUSY_KINDS, BUSY_NAMES, type BusyKind, dominant, HANDLING } from "./busy";
 import { type Check, check, checkText } from "./checks";
 import type { Evidence } from "./evidence";

@@ -1,10 +1,15 @@
-import { describeMachine, type Fingerprint, fingerprint } from "../core/fingerprint";
-import { fmt, plural } from "../core/format";
-import { pinning } from "../core/pinning";
-import type { Spread } from "../core/stats";
-import { median } from "../core/stats";
-import type { Advantage, RatioMetric, RatioReading } from "../load/rounds";
-import type { LoadResult } from "../load/types";
+import {
+  type Advantage,
+  describeMachine,
+  type Fingerprint,
+  fmt,
+  type LoadResult,
+  pinning,
+  type RatioMetric,
+  type RatioReading,
+  type Spread,
+} from "@workbook/harness";
+import { fingerprint, median, plural } from "@workbook/harness/internal";
 import { makePath, type ResolvedSide } from "./sides";
 import {
   type Change,

@@ -1,9 +1,5 @@
-import type { ProbeSample } from "../apps/channel";
-import { flameChart } from "../charts/flame-chart";
-import { lines, type SeriesPoint } from "../charts/lines";
-import { perSecond } from "../charts/per-second";
-import { type Chart, stack } from "../charts/plot";
-import { fmt, pct } from "../core/format";
+import { type Chart, flameChart, fmt, lines, pct, type SeriesPoint, stack } from "@workbook/harness";
+import { type ProbeSample, perSecond } from "@workbook/harness/internal";
 import type { Collected } from "./collect";
 import type { Evidence } from "./evidence";
 import { THRESHOLDS as T } from "./thresholds";

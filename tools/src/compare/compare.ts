@@ -1,14 +1,18 @@
-import type { AppRef } from "../apps/registry";
-import { atCellEnd } from "../charts/display";
-import { WorkbookError } from "../core/errors";
-import { pct, plural } from "../core/format";
-import type { GeneratorName } from "../core/generator";
-import { pinning } from "../core/pinning";
-import { settings } from "../core/settings";
-import { median } from "../core/stats";
-import { commandText, loadReport } from "../load/report";
-import { type Advantage, advantage, combineLoads, type InterleavedRun, interleavedLoads } from "../load/rounds";
-import type { LoadResult } from "../load/types";
+import {
+  type Advantage,
+  type AppRef,
+  advantage,
+  commandText,
+  type GeneratorName,
+  type InterleavedRun,
+  interleavedLoads,
+  type LoadResult,
+  pct,
+  pinning,
+  settings,
+  WorkbookError,
+} from "@workbook/harness";
+import { atCellEnd, combineLoads, loadReport, median, plural } from "@workbook/harness/internal";
 import { type Comparison, comparisonReport, type Design, type RoundPair } from "./report";
 import { type CompareSide, type ResolvedSide, resolveSide, sameServer } from "./sides";
 import { type Pace, sessionsFor, settled } from "./stats";
@@ -133,7 +137,7 @@ function sideError(which: string, side: ResolvedSide, run: InterleavedRun): Work
  * number it rests on), `markdown` (a pull-request summary) and `exitCode` (1 when the gate failed).
  *
  * @example
- * const c = await wb.compare("../exercises/03-faster-framework/start/server.js",
+ * const c = await tools.compare("../exercises/03-faster-framework/start/server.js",
  *   "../solutions/03-faster-framework/app/server.js", { route: "/json" });
  * wb.markdown(c.text);
  */

@@ -1,12 +1,21 @@
 import os from "node:os";
 import path from "node:path";
-import { PROBE_FILE, type ProbeSample } from "../apps/channel";
-import { THREAD_KINDS, type ThreadKind } from "../apps/usage";
-import type { FlameData, HotFrame } from "../charts/flame-chart";
-import { repoRoot } from "../core/paths";
-import { median, slope } from "../core/stats";
-import { cpuFlame, frameOf, heapFlame, type V8CpuProfile, type V8HeapProfile } from "../profiles/flame";
-import { type LineTicks, selfTicksByLine } from "../profiles/profile-detail";
+import { type FlameData, type HotFrame, repoRoot } from "@workbook/harness";
+import {
+  cpuFlame,
+  frameOf,
+  heapFlame,
+  type LineTicks,
+  median,
+  PROBE_FILE,
+  type ProbeSample,
+  selfTicksByLine,
+  slope,
+  THREAD_KINDS,
+  type ThreadKind,
+  type V8CpuProfile,
+  type V8HeapProfile,
+} from "@workbook/harness/internal";
 import { type BusyTime, busyTime, type Handoff, handoff, withPauses } from "./busy";
 import type { Collected, MemoryPoint } from "./collect";
 import { type KeptFit, keptFit } from "./memory";

@@ -1,5 +1,5 @@
-import type { ThreadKind } from "../apps/usage";
-import { fmt, pct, plural } from "../core/format";
+import { fmt, pct } from "@workbook/harness";
+import { plural, type ThreadKind } from "@workbook/harness/internal";
 import { type Check, check } from "./checks";
 import type { Evidence } from "./evidence";
 import type { Thresholds } from "./thresholds";

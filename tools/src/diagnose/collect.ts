@@ -1,17 +1,27 @@
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ProbeSample } from "../apps/channel";
-import { type AppRef, resolveApp } from "../apps/registry";
-import type { ExitInfo } from "../apps/spawn";
-import { type AppHandle, type StartOptions, startApp } from "../apps/start";
-import { readThreads, type ThreadsUsage } from "../apps/usage";
-import { WorkbookError } from "../core/errors";
-import { runLoad } from "../load/run";
-import type { LoadOptions, LoadResult } from "../load/types";
-import { profileDir } from "../profiles/cpu-profile";
-import type { V8CpuProfile, V8HeapProfile } from "../profiles/flame";
-import { heapAfterGc } from "../profiles/memory";
+import {
+  type AppHandle,
+  type AppRef,
+  heapAfterGc,
+  type LoadOptions,
+  type LoadResult,
+  runLoad,
+  type StartOptions,
+  WorkbookError,
+} from "@workbook/harness";
+import {
+  type ExitInfo,
+  type ProbeSample,
+  profileDir,
+  readThreads,
+  resolveApp,
+  startApp,
+  type ThreadsUsage,
+  type V8CpuProfile,
+  type V8HeapProfile,
+} from "@workbook/harness/internal";
 
 /**
  * One run of the diagnosis, one app process under one load in three back-to-back stretches:

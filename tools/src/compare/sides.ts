@@ -1,9 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type AppRef, resolveApp } from "../apps/registry";
-import { runtimeByName } from "../apps/runtimes";
-import { WorkbookError } from "../core/errors";
-import { repoRoot } from "../core/paths";
+import { type AppRef, repoRoot, WorkbookError } from "@workbook/harness";
+import { resolveApp, runtimeByName } from "@workbook/harness/internal";
 
 /** One side of a comparison: a server file (or an app of the registry), on a runtime, with its environment. */
 export interface CompareSide {

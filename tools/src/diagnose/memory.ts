@@ -1,5 +1,5 @@
-import { fmt } from "../core/format";
-import { commonSlope } from "../core/stats";
+import { fmt } from "@workbook/harness";
+import { commonSlope } from "@workbook/harness/internal";
 import { type Check, check, checkText } from "./checks";
 import type { MemoryPoint } from "./collect";
 import type { Thresholds } from "./thresholds";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { WorkbookError } from "../core/errors";
+import { WorkbookError } from "@workbook/harness";
 
 /**
  * `make compare APP=server.js BASE=main`: the file as it was at a commit, checked out into a temporary

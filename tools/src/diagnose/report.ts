@@ -1,10 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { HotFrame } from "../charts/flame-chart";
-import { describeMachine } from "../core/fingerprint";
-import { fmt, pct } from "../core/format";
-import { repoRoot } from "../core/paths";
-import { notMeasured } from "../core/readings";
+import { describeMachine, fmt, type HotFrame, notMeasured, pct, repoRoot } from "@workbook/harness";
 import type { DiagnosisCharts } from "./charts";
 import { checkText } from "./checks";
 import type { Collected } from "./collect";
