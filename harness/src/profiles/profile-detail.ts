@@ -1,14 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FlameData, Frame } from "../charts/flame-chart";
+import type { Frame } from "../charts/flame-chart";
 import { badOption } from "../core/errors";
 import { frameOf, type V8CpuProfile } from "./flame";
 
 /**
- * Looking inside one frame of a V8 CPU profile: which source lines its own samples fell on,
- * and which frames it called. V8 books the time of its builtins (JSON.stringify, for one) to
- * the JavaScript function that called them, so the line is often the only place they show.
+ * Looking inside one frame of a V8 CPU profile: which source lines its own samples fell on. V8
+ * books the time of its builtins (JSON.stringify, for one) to the JavaScript function that called
+ * them, so the line is often the only place they show.
  */
 
 export interface FrameRef {
@@ -76,97 +76,3 @@ export function sourceLines(url: string): string[] | null {
     return null;
   }
 }
-
-export interface CalleeRow extends Frame {
-  /** 1 = called directly by the frame, 2 = by one of those... */
-  level: number;
-  /** Shares of all busy samples (as in FlameData). */
-  totalShare: number;
-  selfShare: number;
-}
-
-/** Rectangles that touch at their edges are nested, whatever the float rounding. */
-const EPS = 1e-12;
-
-/** The flame graph's rectangles for `ref`; throws, naming the caller `fn`, when there is none. */
-function rectsOf(flame: FlameData, ref: FrameRef, fn: string): FlameData["rects"] {
-  const owners = flame.rects.filter((r) => matches(r, ref));
-  if (owners.length === 0) throw badOption(fn, `the flame graph has no frame ${refText(ref)}`);
-  return owners;
-}
-
-type Rect = FlameData["rects"][number];
-
-/**
- * Each rectangle drawn above (`"callees"`) or below (`"callers"`) a rectangle of `ref`, with that
- * rectangle of `ref`, the levels between them and the key that merges it with its twins (the same
- * frame at the same level). Throws, naming `fn`, when the flame graph has no rectangle for `ref`.
- */
-function relatives(flame: FlameData, ref: FrameRef, fn: string, side: "callees" | "callers") {
-  const out: { owner: Rect; rect: Rect; level: number; key: string }[] = [];
-  for (const owner of rectsOf(flame, ref, fn)) {
-    for (const rect of flame.rects) {
-      const level = side === "callees" ? rect.depth - owner.depth : owner.depth - rect.depth;
-      const inside = rect.x0 >= owner.x0 - EPS && rect.x1 <= owner.x1 + EPS;
-      const around = rect.x0 <= owner.x0 + EPS && rect.x1 >= owner.x1 - EPS;
-      if (level <= 0 || !(side === "callees" ? inside : around)) continue;
-      out.push({ owner, rect, level, key: `${level}|${rect.name}|${rect.file}|${rect.line}` });
-    }
-  }
-  return out;
-}
-
-/**
- * Every frame drawn above `ref` in the flame graph (what it called, to any depth), merged by
- * frame and level, hottest first. Frames below the flame graph's minimum width are left out.
- * Throws when the flame graph has no rectangle for `ref`. `ref.name` is the function's name as the
- * profile has it; `ref.file` the end of its path (`"etag-slow/util.js"`); `ref.line` the line it
- * starts on. V8 reports every arrow or anonymous function as `(anonymous)`: the line tells them apart.
- *
- * @example
- * const hot = slowProfile.flame.hottestUser!;
- * const ref = { name: hot.name, file: hot.file, line: hot.line }; // "(anonymous)", "apps/etag-slow/util.js", 33
- * const callees = lesson.calleesOf(slowProfile.flame, ref).filter((c) => c.level <= 3);
- * const lines = lesson.selfTicksByLine(slowProfile.profile, ref).lines.slice(0, 4);
- * lesson.frameSource(hot); // "server.on('after', (req, res) => {"
- * const etag = here.fileShare(fixedProfile.flame, "etag-fixed/util.js"); // { share, frames }
- */
-export function calleesOf(flame: FlameData, ref: FrameRef): CalleeRow[] {
-  const out = new Map<string, CalleeRow>();
-  for (const { rect: r, level, key } of relatives(flame, ref, "calleesOf", "callees")) {
-    const row = out.get(key) ?? { ...frameFields(r), level, totalShare: 0, selfShare: 0 };
-    row.totalShare += r.x1 - r.x0;
-    row.selfShare += r.self;
-    out.set(key, row);
-  }
-  return [...out.values()].sort((a, b) => a.level - b.level || b.totalShare - a.totalShare);
-}
-
-/** A frame below the one looked at in the flame graph: one of its callers, to any depth. */
-export interface CallerRow {
-  name: string;
-  file: string;
-  line: number;
-  category: Frame["category"];
-  /** 1 = called the frame directly, 2 = called that caller... */
-  level: number;
-  /** The share of all busy samples that reached the frame through this caller. */
-  throughShare: number;
-}
-
-/**
- * Every frame drawn below `ref` in the flame graph (what called it, down to the root), merged by
- * frame and level, with the share of the busy samples that reached `ref` through it: the stacks a
- * hot frame is called from, as a table. Throws when the flame graph has no rectangle for `ref`.
- */
-export function callersOf(flame: FlameData, ref: FrameRef): CallerRow[] {
-  const out = new Map<string, CallerRow>();
-  for (const { owner, rect, level, key } of relatives(flame, ref, "callersOf", "callers")) {
-    const row = out.get(key) ?? { ...frameFields(rect), level, throughShare: 0 };
-    row.throughShare += owner.x1 - owner.x0;
-    out.set(key, row);
-  }
-  return [...out.values()].sort((a, b) => a.level - b.level || b.throughShare - a.throughShare);
-}
-
-const frameFields = (r: Rect) => ({ name: r.name, file: r.file, line: r.line, category: r.category });
