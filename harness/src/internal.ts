@@ -29,4 +29,3 @@ export { roundRatios } from "./load/rounds";
 export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
-export { selfTicksByLine } from "./profiles/profile-detail";

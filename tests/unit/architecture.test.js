@@ -285,7 +285,7 @@ const PENDING = new Set([
   // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: frameworks and runtimes;
   // 05: bars of ops/s and the request-level sentence; 07: the cores.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'selfTicksByLine', 'contention', 'contentionRounds'],
+    ...['clinicDoctor', 'doctorChart', 'contention', 'contentionRounds'],
     ...['generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
     ...['frameworks', 'runtimes'],

@@ -190,25 +190,48 @@ test('fileShare adds up the attributed shares of one file and refuses a file wit
   )
 })
 
-test('selfTicksByLine gives each line its source text, and null where the file cannot be read', (t) => {
-  const fs = require('node:fs')
-  const source = fs.readFileSync(require('node:path').join(h.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
-  const ticks = hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
-  t.assert.strictEqual(ticks.samples, 4)
+test("cpuFlame gives each app frame its own samples by line, with the line's text; other frames none", (t) => {
+  const path = require('node:path')
+  const file = path.join(h.appsDir, 'etag-fixed', 'util.js')
+  const source = require('node:fs').readFileSync(file, 'utf8').split('\n')
+  const flame = cpuFlame(etagProfile())
+  const listener = flame.hot.find((f) => f.name === 'afterListener')
+  t.assert.strictEqual(flame.hottestUser, listener)
   const at = stringifyLine()
   t.assert.deepStrictEqual(
-    ticks.lines.map((l) => [l.line, l.samples, l.text]),
+    listener.lines.map((l) => [l.line, l.samples, l.share, l.text]),
     [
-      [at, 3, source[at - 1].trim()],
-      [at - 1, 1, source[at - 2].trim()],
+      [at, 3, 0.75, source[at - 1].trim()],
+      [at - 1, 1, 0.25, source[at - 2].trim()],
     ],
   )
-  t.assert.match(ticks.lines[0].text, /JSON\.stringify/)
-  const native = hi.selfTicksByLine(etagProfile(), { name: 'update' })
-  t.assert.deepStrictEqual(native, { samples: 0, lines: [] })
-  t.assert.throws(
-    () => hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-slow/util.js' }),
-    /no frame named "afterListener"/,
+  t.assert.match(listener.lines[0].text, /JSON\.stringify/)
+  const lines = (name) => flame.hot.find((f) => f.name === name).lines
+  t.assert.deepStrictEqual([lines('etaggerMiddleware').length, lines('update'), lines('seed')], [1, [], []])
+  // A file that cannot be read leaves the text null; a dependency's frame gets no lines.
+  const frame = (id, functionName, url) => ({
+    id,
+    callFrame: { functionName, url, lineNumber: 0, columnNumber: 0 },
+    children: [],
+    positionTicks: [{ line: 2, ticks: 1 }],
+  })
+  const gone = cpuFlame({
+    nodes: [
+      { ...frame(1, '(root)', ''), children: [2, 3], positionTicks: undefined },
+      frame(2, 'lost', path.join(h.appsDir, 'no-such-app', 'util.js')),
+      frame(3, 'dep', path.join(h.repoRoot, 'node_modules', 'etag', 'index.js')),
+    ],
+    startTime: 0,
+    endTime: 2000,
+    samples: [2, 3],
+    timeDeltas: [1000, 1000],
+  })
+  t.assert.deepStrictEqual(
+    gone.hot.map((f) => [f.name, f.lines]),
+    [
+      ['lost', [{ line: 2, samples: 1, share: 1, text: null }]],
+      ['dep', []],
+    ],
   )
 })
 

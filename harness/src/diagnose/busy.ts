@@ -1,6 +1,5 @@
 import type { Frame } from "../charts/flame-chart";
-import { frameOf, type V8CpuProfile } from "../profiles/flame";
-import { sourceLines } from "../profiles/profile-detail";
+import { frameOf, sourceLines, type V8CpuProfile } from "../profiles/flame";
 
 /**
  * Where a loop's busy time goes, from a CPU profile: each busy sample (not idle in the loop's poll)

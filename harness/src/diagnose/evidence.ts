@@ -2,11 +2,10 @@ import os from "node:os";
 import path from "node:path";
 import { PROBE_FILE, type ProbeSample } from "../apps/channel";
 import { THREAD_KINDS, type ThreadKind } from "../apps/usage";
-import type { FlameData, HotFrame } from "../charts/flame-chart";
+import type { FlameData, HotFrame, LineTicks } from "../charts/flame-chart";
 import { repoRoot } from "../core/paths";
 import { median, slope } from "../core/stats";
 import { cpuFlame, frameOf, heapFlame, type V8CpuProfile, type V8HeapProfile } from "../profiles/flame";
-import { type LineTicks, selfTicksByLine } from "../profiles/profile-detail";
 import { type BusyTime, busyTime, type Handoff, handoff, withPauses } from "./busy";
 import type { Collected, MemoryPoint } from "./collect";
 import { type KeptFit, keptFit } from "./memory";
@@ -165,10 +164,9 @@ export function withoutProbe(profile: V8HeapProfile): V8HeapProfile {
 /** Not a frame of the probe (its sampling timer runs in the app while it is profiled). */
 const notProbe = (h: HotFrame) => h.file === "" || path.resolve(repoRoot, h.file) !== PROBE_FILE;
 
-function hottestLine(profile: V8CpuProfile, frame: HotFrame | null): Evidence["hottestLine"] {
-  if (!frame) return null;
-  const { lines } = selfTicksByLine(profile, { name: frame.name, file: frame.file });
-  return lines[0] ? { ...lines[0], file: frame.file, name: frame.name } : null;
+function hottestLine(frame: HotFrame | null): Evidence["hottestLine"] {
+  const line = frame?.lines[0];
+  return frame && line ? { ...line, file: frame.file, name: frame.name } : null;
 }
 
 export function gather(c: Collected): Evidence {
@@ -233,7 +231,7 @@ export function gather(c: Collected): Evidence {
     syncIoShare: syncIoShare(c.cpuProfile),
     handoff: handoff(c.cpuProfile),
     hot: flame.hot.filter((h) => h.category !== "gc" && h.category !== "program" && notProbe(h)).slice(0, 5),
-    hottestLine: hottestLine(c.cpuProfile, flame.hottestUser),
+    hottestLine: hottestLine(flame.hottestUser),
     allocationSites: allocations.hot.filter((h) => h.category !== "program").slice(0, 5),
     busyShare: 1 - flame.idleShare,
     generatorSaturated: c.load.generator.saturated,
