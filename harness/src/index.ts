@@ -33,7 +33,7 @@ export type { GroupedRow, PercentileBarRow, SpreadRow } from "./charts/bars";
 export { markdown } from "./charts/display";
 export type { Output } from "./charts/display";
 export { flameChart, hotTable } from "./charts/flame-chart";
-export type { FlameData, HotFrame } from "./charts/flame-chart";
+export type { FlameData, HotFrame, LineTicks } from "./charts/flame-chart";
 export { lines } from "./charts/lines";
 export type { SeriesPoint } from "./charts/lines";
 export { memoryChart } from "./charts/memory";

@@ -40,6 +40,4 @@ export { rateForShare, timeRoute } from "./load/timing";
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { profileDir } from "./profiles/cpu-profile";
 export type { V8CpuProfile, V8HeapProfile } from "./profiles/flame";
-export { cpuFlame, frameOf, heapFlame } from "./profiles/flame";
-export type { LineTicks } from "./profiles/profile-detail";
-export { calleesOf, callersOf, selfTicksByLine, sourceLines } from "./profiles/profile-detail";
+export { cpuFlame, frameOf, heapFlame, sourceLines } from "./profiles/flame";

@@ -350,8 +350,8 @@ const PENDING = new Set([
   ...['backgroundPlan', 'exerciseRun'].map((n) => `/exercises:${n}`),
   // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: runtimes.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'calleesOf', 'callersOf'],
-    ...['selfTicksByLine', 'contention', 'contentionRounds', 'generatorLag', 'loopUtilisation', 'runPercentiles'],
+    ...['clinicDoctor', 'doctorChart', 'contention', 'contentionRounds'],
+    ...['generatorLag', 'loopUtilisation', 'runPercentiles'],
     ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
     ...['runtimes'],
     // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.

@@ -131,17 +131,6 @@ test('doctorChart draws doctor samples with its verdict and refuses empty data',
   t.assert.throws(() => hi.doctorChart(result([]), { title: 'x' }), /no processStat samples/)
 })
 
-test('calleesOf refuses a frame that is not in the flame graph', (t) => {
-  const flame = cpuFlame({
-    nodes: [{ id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: 0 }, children: [] }],
-    startTime: 0,
-    endTime: 1,
-    samples: [1],
-    timeDeltas: [1],
-  })
-  t.assert.throws(() => hi.calleesOf(flame, { name: 'afterListener' }), /no frame named "afterListener"/)
-})
-
 /** The line of etag-fixed/util.js that hashes the body (JSON.stringify), 1-based, found in the file itself. */
 function stringifyLine() {
   const file = require('node:path').join(h.appsDir, 'etag-fixed', 'util.js')
@@ -201,25 +190,48 @@ test('fileShare adds up the attributed shares of one file and refuses a file wit
   )
 })
 
-test('selfTicksByLine gives each line its source text, and null where the file cannot be read', (t) => {
-  const fs = require('node:fs')
-  const source = fs.readFileSync(require('node:path').join(h.appsDir, 'etag-fixed', 'util.js'), 'utf8').split('\n')
-  const ticks = hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-fixed/util.js' })
-  t.assert.strictEqual(ticks.samples, 4)
+test("cpuFlame gives each app frame its own samples by line, with the line's text; other frames none", (t) => {
+  const path = require('node:path')
+  const file = path.join(h.appsDir, 'etag-fixed', 'util.js')
+  const source = require('node:fs').readFileSync(file, 'utf8').split('\n')
+  const flame = cpuFlame(etagProfile())
+  const listener = flame.hot.find((f) => f.name === 'afterListener')
+  t.assert.strictEqual(flame.hottestUser, listener)
   const at = stringifyLine()
   t.assert.deepStrictEqual(
-    ticks.lines.map((l) => [l.line, l.samples, l.text]),
+    listener.lines.map((l) => [l.line, l.samples, l.share, l.text]),
     [
-      [at, 3, source[at - 1].trim()],
-      [at - 1, 1, source[at - 2].trim()],
+      [at, 3, 0.75, source[at - 1].trim()],
+      [at - 1, 1, 0.25, source[at - 2].trim()],
     ],
   )
-  t.assert.match(ticks.lines[0].text, /JSON\.stringify/)
-  const native = hi.selfTicksByLine(etagProfile(), { name: 'update' })
-  t.assert.deepStrictEqual(native, { samples: 0, lines: [] })
-  t.assert.throws(
-    () => hi.selfTicksByLine(etagProfile(), { name: 'afterListener', file: 'etag-slow/util.js' }),
-    /no frame named "afterListener"/,
+  t.assert.match(listener.lines[0].text, /JSON\.stringify/)
+  const lines = (name) => flame.hot.find((f) => f.name === name).lines
+  t.assert.deepStrictEqual([lines('etaggerMiddleware').length, lines('update'), lines('seed')], [1, [], []])
+  // A file that cannot be read leaves the text null; a dependency's frame gets no lines.
+  const frame = (id, functionName, url) => ({
+    id,
+    callFrame: { functionName, url, lineNumber: 0, columnNumber: 0 },
+    children: [],
+    positionTicks: [{ line: 2, ticks: 1 }],
+  })
+  const gone = cpuFlame({
+    nodes: [
+      { ...frame(1, '(root)', ''), children: [2, 3], positionTicks: undefined },
+      frame(2, 'lost', path.join(h.appsDir, 'no-such-app', 'util.js')),
+      frame(3, 'dep', path.join(h.repoRoot, 'node_modules', 'etag', 'index.js')),
+    ],
+    startTime: 0,
+    endTime: 2000,
+    samples: [2, 3],
+    timeDeltas: [1000, 1000],
+  })
+  t.assert.deepStrictEqual(
+    gone.hot.map((f) => [f.name, f.lines]),
+    [
+      ['lost', [{ line: 2, samples: 1, share: 1, text: null }]],
+      ['dep', []],
+    ],
   )
 })
 
@@ -332,74 +344,6 @@ test("the Elysia-vs-Encore rows: the price of validating is bare over validated 
   t.assert.ok(
     costs.filter((r) => !r.runsHere).every((r) => r.note),
     'a row that cannot run says why',
-  )
-})
-
-test('callersOf lists what called a frame, level by level, with the share that reached it through each', (t) => {
-  const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = require('node:path').join(h.appsDir, 'etag-slow', 'util.js')
-  const flame = cpuFlame({
-    nodes: [
-      { id: 1, callFrame: frame('(root)', '', -1), children: [2, 6] },
-      { id: 2, callFrame: frame('processTicksAndRejections', 'node:internal/process/task_queues', 70), children: [3] },
-      { id: 3, callFrame: frame('emit', 'node:events', 460), children: [4] },
-      { id: 4, callFrame: frame('afterListener', util, 16), children: [5] },
-      { id: 5, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
-      { id: 6, callFrame: frame('etaggerMiddleware', util, 30), children: [] },
-    ],
-    startTime: 0,
-    endTime: 8000,
-    // the listener: 4 own + 2 update, under emit under the tick queue; the middleware: 2
-    samples: [4, 4, 4, 4, 5, 5, 6, 6],
-    timeDeltas: new Array(8).fill(1000),
-  })
-  const callers = hi.callersOf(flame, { name: 'afterListener', file: 'etag-slow/util.js' })
-  t.assert.deepStrictEqual(
-    callers.map((c) => [c.level, c.name, c.file, Math.round(c.throughShare * 8)]),
-    [
-      [1, 'emit', 'node:events', 6],
-      [2, 'processTicksAndRejections', 'node:internal/process/task_queues', 6],
-    ],
-  )
-  t.assert.deepStrictEqual(hi.callersOf(flame, { name: 'etaggerMiddleware' }), [])
-  t.assert.throws(() => hi.callersOf(flame, { name: 'seed' }), /callersOf.*no frame named "seed"/)
-})
-
-test('a frame reference with a line tells two anonymous functions of one file apart', (t) => {
-  const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = require('node:path').join(h.appsDir, 'etag-slow', 'util.js')
-  const flame = cpuFlame({
-    nodes: [
-      { id: 1, callFrame: frame('(root)', '', -1), children: [2, 4] },
-      { id: 2, callFrame: frame('', util, 32), children: [3] }, // the listener, on line 33
-      { id: 3, callFrame: frame('update', 'node:internal/crypto/hash', 183), children: [] },
-      { id: 4, callFrame: frame('', util, 43), children: [5] }, // the middleware, on line 44
-      { id: 5, callFrame: frame('digest', 'node:internal/crypto/hash', 201), children: [] },
-    ],
-    startTime: 0,
-    endTime: 6000,
-    samples: [2, 3, 3, 3, 4, 5],
-    timeDeltas: new Array(6).fill(1000),
-  })
-  const ref = (line) => ({ name: '(anonymous)', file: 'etag-slow/util.js', line })
-  t.assert.deepStrictEqual(
-    hi.calleesOf(flame, ref(33)).map((c) => c.name),
-    ['update'],
-  )
-  t.assert.deepStrictEqual(
-    hi.calleesOf(flame, ref(44)).map((c) => c.name),
-    ['digest'],
-  )
-  t.assert.deepStrictEqual(
-    hi
-      .calleesOf(flame, { name: '(anonymous)', file: 'etag-slow/util.js' })
-      .map((c) => c.name)
-      .sort(),
-    ['digest', 'update'],
-  )
-  t.assert.throws(
-    () => hi.calleesOf(flame, ref(50)),
-    /no frame named "\(anonymous\)" in a file ending "etag-slow\/util.js", starting on line 50/,
   )
 })
 

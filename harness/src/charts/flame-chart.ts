@@ -27,6 +27,17 @@ export interface FlameRect extends Frame {
   self: number;
 }
 
+/** One source line of a frame, with the frame's own samples that fell on it (V8's positionTicks). */
+export interface LineTicks {
+  /** 1-based source line. */
+  line: number;
+  samples: number;
+  /** Share of the frame's own (self) samples that fell on this line. */
+  share: number;
+  /** The line's source text, trimmed; null when the file cannot be read. */
+  text: string | null;
+}
+
 export interface HotFrame extends Frame {
   /** Share of the busy total with this frame on top of the stack. */
   selfShare: number;
@@ -34,6 +45,13 @@ export interface HotFrame extends Frame {
   totalShare: number;
   /** For the app's own frames: its own share plus that of the native, node and dependency frames it called. */
   attributedShare: number;
+  /**
+   * For the app's own frames of a CPU profile: its own samples by source line, most samples first.
+   * V8 books the time of its builtins (`JSON.stringify`, for one) to the JavaScript function that
+   * called them, so a line is often the only place they show. Empty for every other frame, for a
+   * frame whose samples V8 gave no lines, and for a heap profile.
+   */
+  lines: LineTicks[];
 }
 
 export interface FlameData {
@@ -172,11 +190,13 @@ export function foldFlame(
  *
  * A HotFrame's `attributedShare`, for the app's own frames, is its own samples plus those of the
  * Node, native and dependency frames it called; the app's frames are ranked by it, others by `selfShare`.
+ * Its `lines`, for the app's own frames, are its own samples by source line, with the line's text.
  *
  * @example
  * const p = await wb.cpuProfile("etag-slow", { load: { path: "/seed/v1" } });
  * wb.show(wb.flameChart(p.flame, { title: "Flame graph: the slow server under load" }));
  * console.log(wb.hotTable(p.flame, 8));
+ * const lines = p.flame.hottestUser!.lines.slice(0, 4); // its own samples by line: { line, samples, share, text }
  */
 export function flameChart(data: FlameData, meta: FlameChartMeta): Chart {
   const { rects, depth, folded } = foldFlame(data, meta.minWidth, meta.maxDepth, meta.chain);

@@ -1,12 +1,14 @@
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { FlameData, FlameRect, Frame, FrameCategory, HotFrame } from "../charts/flame-chart";
+import type { FlameData, FlameRect, Frame, FrameCategory, HotFrame, LineTicks } from "../charts/flame-chart";
 import { repoRoot } from "../core/paths";
 
 /**
  * From a V8 profile to a flame graph's data: the call tree with siblings of the same frame merged,
  * the hottest frames, and the share of each kind of code. One analysis for both profiles V8 writes:
  * a CPU profile (`--cpu-prof`: widths are samples) and a sampling heap profile (widths are bytes).
+ * A CPU profile's app frames also get their own samples by source line (V8's positionTicks).
  */
 
 interface CallFrame {
@@ -108,7 +110,7 @@ function layout(
     if (f.category === "idle") return;
     const k = keyOf(f);
     categories[f.category] += m.self;
-    const h = hot.get(k) ?? { ...f, selfShare: 0, totalShare: 0, attributedShare: 0 };
+    const h = hot.get(k) ?? { ...f, selfShare: 0, totalShare: 0, attributedShare: 0, lines: [] };
     hot.set(k, h);
     h.selfShare += m.self;
     if (!onStack.has(k)) h.totalShare += m.total;
@@ -138,10 +140,56 @@ function layout(
   return { rects, hot: frames, hottestUser: users[0] ?? null, categories };
 }
 
+/** The lines of the file a profile's url names (a path or a file: URL); null for node:, native or unreadable. */
+export function sourceLines(url: string): string[] | null {
+  const file = url.startsWith("file:") ? fileURLToPath(url) : url;
+  if (!path.isAbsolute(file)) return null;
+  try {
+    return fs.readFileSync(file, "utf8").split("\n");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The self samples of each of the app's own frames by source line (V8's positionTicks, added up over
+ * the frame's nodes), most samples first, by frame key, with the line's text: each file read once,
+ * and only the app's own (other frames get no lines).
+ */
+function linesByFrame(profile: V8CpuProfile): Map<string, LineTicks[]> {
+  const ticks = new Map<string, { url: string; byLine: Map<number, number> }>();
+  for (const node of profile.nodes) {
+    if (!node.positionTicks?.length) continue;
+    const f = frameOf(node.callFrame);
+    if (f.category !== "user") continue;
+    const t = ticks.get(keyOf(f)) ?? { url: node.callFrame.url, byLine: new Map<number, number>() };
+    ticks.set(keyOf(f), t);
+    for (const p of node.positionTicks) t.byLine.set(p.line, (t.byLine.get(p.line) ?? 0) + p.ticks);
+  }
+  const files = new Map<string, string[] | null>();
+  const out = new Map<string, LineTicks[]>();
+  for (const [key, { url, byLine }] of ticks) {
+    if (!files.has(url)) files.set(url, sourceLines(url));
+    const source = files.get(url);
+    const samples = [...byLine.values()].reduce((a, b) => a + b, 0);
+    const lines = [...byLine.entries()]
+      .map(([line, n]) => ({
+        line,
+        samples: n,
+        share: samples ? n / samples : 0,
+        text: source?.[line - 1]?.trim() ?? null,
+      }))
+      .sort((a, b) => b.samples - a.samples);
+    out.set(key, lines);
+  }
+  return out;
+}
+
 /**
  * A CPU profile as a flame graph's data. Shares are of the busy (non-idle) samples; `idleShare` is
  * of all. `minShare` OPTIONAL: a frame below this share gets no rectangle (it still counts in `hot`
- * and `categories`). Default 0.002.
+ * and `categories`). Default 0.002. Each of the app's own frames in `hot` carries its own samples by
+ * source line (`lines`), with the line's text read from its file.
  */
 export function cpuFlame(profile: V8CpuProfile, { minShare = 0.002 } = {}): FlameData {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -157,12 +205,15 @@ export function cpuFlame(profile: V8CpuProfile, { minShare = 0.002 } = {}): Flam
     (n) => (n.children ?? []).map((id) => byId.get(id)!),
   );
   sumTotals(root);
+  const laid = layout(root, profile.samples.length - idle, minShare);
+  const lines = linesByFrame(profile);
+  for (const h of laid.hot) h.lines = lines.get(keyOf(h)) ?? [];
   return {
     unit: "samples",
     total: profile.samples.length,
     idleShare: idle / Math.max(1, profile.samples.length),
     durationMs: (profile.endTime - profile.startTime) / 1000,
-    ...layout(root, profile.samples.length - idle, minShare),
+    ...laid,
   };
 }
 

@@ -1,15 +1,13 @@
 import os from "node:os";
 import path from "node:path";
-import { type FlameData, type HotFrame, repoRoot } from "@workbook/harness";
+import { type FlameData, type HotFrame, type LineTicks, repoRoot } from "@workbook/harness";
 import {
   cpuFlame,
   frameOf,
   heapFlame,
-  type LineTicks,
   median,
   PROBE_FILE,
   type ProbeSample,
-  selfTicksByLine,
   slope,
   THREAD_KINDS,
   type ThreadKind,
@@ -174,10 +172,9 @@ export function withoutProbe(profile: V8HeapProfile): V8HeapProfile {
 /** Not a frame of the probe (its sampling timer runs in the app while it is profiled). */
 const notProbe = (h: HotFrame) => h.file === "" || path.resolve(repoRoot, h.file) !== PROBE_FILE;
 
-function hottestLine(profile: V8CpuProfile, frame: HotFrame | null): Evidence["hottestLine"] {
-  if (!frame) return null;
-  const { lines } = selfTicksByLine(profile, { name: frame.name, file: frame.file });
-  return lines[0] ? { ...lines[0], file: frame.file, name: frame.name } : null;
+function hottestLine(frame: HotFrame | null): Evidence["hottestLine"] {
+  const line = frame?.lines[0];
+  return frame && line ? { ...line, file: frame.file, name: frame.name } : null;
 }
 
 export function gather(c: Collected): Evidence {
@@ -242,7 +239,7 @@ export function gather(c: Collected): Evidence {
     syncIoShare: syncIoShare(c.cpuProfile),
     handoff: handoff(c.cpuProfile),
     hot: flame.hot.filter((h) => h.category !== "gc" && h.category !== "program" && notProbe(h)).slice(0, 5),
-    hottestLine: hottestLine(c.cpuProfile, flame.hottestUser),
+    hottestLine: hottestLine(flame.hottestUser),
     allocationSites: allocations.hot.filter((h) => h.category !== "program").slice(0, 5),
     busyShare: 1 - flame.idleShare,
     generatorSaturated: c.load.generator.saturated,
