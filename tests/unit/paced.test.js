@@ -37,6 +37,8 @@ test('pacedLoad reports non-2xx answers and socket errors instead of hiding them
   t.assert.strictEqual(r.statusCodes['503'], 10)
   t.assert.strictEqual(r.non2xx, 10)
   t.assert.strictEqual(r.okLatencyMs.count, 10)
+  const byStatus = Object.fromEntries(Object.entries(r.statusLatencyMs).map(([code, l]) => [code, l.count]))
+  t.assert.deepStrictEqual(byStatus, { 200: 10, 503: 10 }, "each status's answers, timed apart")
   const dead = await hi.pacedLoad({ target: 'http://127.0.0.1:1/', rate: 20, seconds: 0.25 })
   t.assert.strictEqual(dead.errors, 5)
   t.assert.strictEqual(dead.totalRequests, 0)
