@@ -22,7 +22,7 @@ export { resultsDir } from "./core/paths";
 export { loadResults } from "./core/results";
 export { roundsToAgree } from "./core/stats";
 // load/: every number measured under load
-export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
+export { contention, contentionRounds } from "./load/contention";
 export { blockedStretches, loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { roundRatios } from "./load/rounds";

@@ -2,7 +2,7 @@
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
-const { fixture, serveHere, internal } = require('./helpers')
+const { fixture, serveHere } = require('./helpers')
 const { startApp } = require('./helpers').internal('apps/start')
 const { loopSeries } = require('./helpers').internal('load/loop-metrics')
 
@@ -132,7 +132,7 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
   t.assert.deepStrictEqual([info.maxWaitMs, info.shed, info.accepted, info.unstamped], [25, 1, 3, 2])
 })
 
-// --- Planning a load from a measurement, and reading contention results (no load is sent below).
+// --- Planning a load from a measurement, and reading the loop's report (no load is sent below).
 
 test('rateForShare: share x 1000 / ms per request, two significant digits; bad input and empty runs refused', (t) => {
   t.assert.strictEqual(hi.rateForShare(0.4, 110), 3.6)
@@ -142,71 +142,6 @@ test('rateForShare: share x 1000 / ms per request, two significant digits; bad i
   t.assert.throws(() => hi.rateForShare(0.4, NaN), /costMs must be > 0/)
   t.assert.throws(() => hi.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
   t.assert.strictEqual(hi.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
-})
-
-const { latencySummary } = internal('load/outcome')
-const { combinePaced } = internal('load/contention')
-
-// A PacedResult as pacedLoad returns it, from (latency, status) pairs.
-function paced(label, pairs, lag = { p99: 1, max: 2 }) {
-  const samples = pairs.map(([latencyMs, status], i) => ({ t: i / 100, latencyMs, status }))
-  const answered = samples.filter((s) => s.latencyMs !== null)
-  const ok = answered.filter((s) => s.status >= 200 && s.status < 300)
-  const statusCodes = {}
-  for (const s of answered) statusCodes[s.status] = (statusCodes[s.status] ?? 0) + 1
-  return {
-    label,
-    url: 'http://127.0.0.1:1/',
-    rate: 100,
-    seconds: 1,
-    due: samples.length,
-    sent: samples.length,
-    totalRequests: answered.length,
-    skipped: 0,
-    errors: 0,
-    timeouts: 0,
-    errorCodes: {},
-    retried: 0,
-    statusCodes,
-    non2xx: answered.length - ok.length,
-    latencyMs: latencySummary(answered.map((s) => s.latencyMs)),
-    okLatencyMs: latencySummary(ok.map((s) => s.latencyMs)),
-    sendLagMs: lag,
-    samples,
-  }
-}
-
-test('runPercentiles: figures run by run, the median run and the range, by status; generatorLag: the worst run', (t) => {
-  const run = (base, lag) => ({
-    cheap: paced(
-      'v /cheap',
-      Array.from({ length: 100 }, (_, i) => [base + i, i % 4 === 0 ? 503 : 200]),
-      lag,
-    ),
-    background: null,
-    metrics: null,
-  })
-  const runs = [run(0, { p99: 1, max: 3 }), run(100, { p99: 7, max: 9 }), run(10, { p99: 2, max: 2 })]
-  const r = { key: 'v', seconds: 1, cheap: combinePaced(runs.map((x) => x.cheap)), background: null, runs }
-  // Latencies go through the same histogram as autocannon's (three significant digits): compared to the ms.
-  const ms = (xs) => xs.map(Math.round)
-  const all = hi.runPercentiles(r)
-  t.assert.deepStrictEqual(ms(all.p99.runs), [98, 198, 108])
-  t.assert.strictEqual(Math.round(all.p99.median), 108)
-  t.assert.strictEqual(all.p99.median, r.cheap.p99.median, "the same figure as the totals' p99 of the runs")
-  t.assert.deepStrictEqual([...ms([all.p99.min, all.p99.max]), all.count], [98, 198, 300])
-  const refused = hi.runPercentiles(r, { status: 503 })
-  t.assert.strictEqual(refused.count, 75)
-  t.assert.deepStrictEqual(ms(refused.p50.runs), [48, 148, 58])
-  t.assert.strictEqual(hi.runPercentiles(r, { status: '2xx' }).count, 225)
-  t.assert.ok(Number.isNaN(hi.runPercentiles(r, { load: 'background' }).p99.median), 'no background: no figure')
-  t.assert.deepStrictEqual(r.cheap.sendLagMs, { p99: 7, max: 9 })
-  const lag = hi.generatorLag([r])
-  t.assert.deepStrictEqual([lag.p99, lag.max, lag.worst, lag.loads], [7, 9, 'v /cheap', 1])
-  // The background load's lag is not part of the measured latencies: left out, however late.
-  const bg = paced('v /expensive', [[500, 200]], { p99: 40, max: 40 })
-  const both = hi.generatorLag([{ ...r, background: combinePaced([bg]) }])
-  t.assert.deepStrictEqual([both.p99, both.worst], [7, 'v /cheap'])
 })
 
 test('blockedStretches: a row longer than its interval is a block ending at its t; the whole seconds inside it had no sample', (t) => {
