@@ -140,6 +140,39 @@ export function loopUtilisation(r: wb.ContentionResult): number {
   return wb.spread(elus).median;
 }
 
+/** A stretch of time in which the loop took no delay sample at all: it was blocked. */
+export interface BlockedStretch {
+  /** Seconds since the app started or was reset (the series' clock): when the stretch began and ended. */
+  from: number;
+  to: number;
+  /** Its length, in ms: the raw delay sample that ended it. */
+  ms: number;
+  /** The real length of the row it ended (the tick was overdue too), in ms, against the series' nominal interval. */
+  intervalMs: number;
+  /** The whole seconds [k, k+1) of that clock inside the stretch: a monitor counting samples second by second would read zero in each. */
+  emptySeconds: number[];
+}
+
+/**
+ * The blocks longer than the series' interval, found from the series of a `/__metrics` report
+ * (lesson.loopMetrics) and its unfinished interval: the tick that writes a row is itself a timer, so
+ * after such a block it is overdue and runs right after it, in the same timers phase as the delay
+ * timer that records the block as one sample. The block therefore ends at the row's `t` and lasted
+ * its `delayMaxMs` (raw: no sample was taken in between). `emptySeconds` lists the whole seconds
+ * inside a stretch, where a monitor counting samples second by second reads zero.
+ */
+export function blockedStretches(snapshot: wb.LoopMetricsSnapshot): BlockedStretch[] {
+  return [...snapshot.series, snapshot.current]
+    .filter((r) => r.delayMaxMs !== null && r.delayMaxMs > snapshot.intervalMs)
+    .map((r) => {
+      const ms = r.delayMaxMs as number;
+      const from = r.t - ms / 1000;
+      const emptySeconds: number[] = [];
+      for (let k = Math.ceil(from); k + 1 <= r.t; k++) emptySeconds.push(k);
+      return { from: Math.round(from * 1000) / 1000, to: r.t, ms: ms, intervalMs: r.intervalMs, emptySeconds };
+    });
+}
+
 // Sentences whose wording depends on the run (tests/unit/notebook-helpers.test.js).
 
 /**

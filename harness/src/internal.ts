@@ -23,7 +23,7 @@ export { loadResults } from "./core/results";
 export { roundsToAgree } from "./core/stats";
 // load/: every number measured under load
 export { contention, contentionRounds } from "./load/contention";
-export { blockedStretches, loopMetrics } from "./load/loop-metrics";
+export { loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { roundRatios } from "./load/rounds";
 export { rateForShare, timeRoute } from "./load/timing";

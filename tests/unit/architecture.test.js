@@ -287,7 +287,7 @@ const PENDING = new Set([
   ...[
     ...['clinicDoctor', 'doctorChart', 'calleesOf', 'callersOf'],
     ...['selfTicksByLine', 'contention', 'contentionRounds'],
-    ...['blockedStretches', 'loopMetrics', 'rateForShare', 'timeRoute'],
+    ...['loopMetrics', 'rateForShare', 'timeRoute'],
     ...['frameworks', 'runtimes'],
     ...['resultsDir'],
     // Scripts', samples' and tests' alone: counted while a notebook imports the internal entry.

@@ -1,5 +1,5 @@
 'use strict'
-// notebooks/02-event-loop.ts: reading contention results (recorded figures, no load is sent).
+// notebooks/02-event-loop.ts: reading contention results and the loop's report (recorded figures, no load is sent).
 const path = require('node:path')
 const { test } = require('node:test')
 const { internal } = require('./helpers')
@@ -84,4 +84,43 @@ test('loopUtilisation: the median ELU of the runs that read the metrics; none re
   const run = (elu) => ({ metrics: elu === null ? null : { histogram: { elu } } })
   t.assert.strictEqual(here.loopUtilisation({ runs: [run(0.2), run(0.6), run(0.3), run(null)] }), 0.3)
   t.assert.ok(Number.isNaN(here.loopUtilisation({ runs: [run(null)] })))
+})
+
+test('blockedStretches: a row longer than its interval is a block ending at its t; the whole seconds inside it had no sample', (t) => {
+  const row = (tt, intervalMs, samples, delayMaxMs) => ({
+    t: tt,
+    intervalMs,
+    samples,
+    delayP50Ms: delayMaxMs,
+    delayP99Ms: delayMaxMs,
+    delayMaxMs,
+    elu: 0.1,
+  })
+  const snapshot = {
+    loopMetrics: 1,
+    app: 'x',
+    pid: 1,
+    resolutionMs: 10,
+    intervalMs: 1000,
+    startedAt: 0,
+    elapsedMs: 6000,
+    info: {},
+    histogram: {},
+    series: [row(1, 1000, 97, 11), row(4.05, 3050, 30, 2760.4), row(5.05, 1000, 97, 12)],
+    current: row(5.5, 450, 44, 11),
+  }
+  const [s, ...rest] = here.blockedStretches(snapshot)
+  t.assert.strictEqual(rest.length, 0, 'only the long row')
+  t.assert.deepStrictEqual([s.from, s.to, s.ms, s.intervalMs, s.emptySeconds], [1.29, 4.05, 2760.4, 3050, [2, 3]])
+  t.assert.deepStrictEqual(
+    here.blockedStretches({ ...snapshot, series: [row(1.6, 1600, 30, 1300)] })[0].emptySeconds,
+    [],
+    'a 1.3 s block from 0.3 s to 1.6 s covers no whole second',
+  )
+  // A block the app has not yet written a row for shows in the unfinished interval.
+  const open = here.blockedStretches({ ...snapshot, series: [], current: row(3, 3000, 1, 2500) })
+  t.assert.deepStrictEqual(
+    open.map((b) => [b.from, b.to, b.emptySeconds]),
+    [[0.5, 3, [1, 2]]],
+  )
 })
