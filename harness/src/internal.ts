@@ -22,7 +22,7 @@ export { resultsDir } from "./core/paths";
 export { loadResults } from "./core/results";
 export { roundsToAgree } from "./core/stats";
 // load/: every number measured under load
-export { contention, contentionRounds } from "./load/contention";
+export { contentionRounds } from "./load/contention";
 export { loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { roundRatios } from "./load/rounds";

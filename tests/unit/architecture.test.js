@@ -286,7 +286,7 @@ const PENDING = new Set([
   // 05: bars of ops/s and the request-level sentence; 07: the cores.
   ...[
     ...['clinicDoctor', 'doctorChart', 'calleesOf', 'callersOf'],
-    ...['selfTicksByLine', 'contention', 'contentionRounds'],
+    ...['selfTicksByLine', 'contentionRounds'],
     ...['loopMetrics', 'rateForShare', 'timeRoute'],
     ...['frameworks', 'runtimes'],
     ...['resultsDir'],

@@ -204,11 +204,3 @@ export async function contentionRounds(
   }
   return out;
 }
-
-/** One variant: a warm-up, then `rounds` measured runs (see contentionRounds). */
-export async function contention(
-  variant: ContentionVariant,
-  opts: ContentionRoundsOptions = {},
-): Promise<ContentionResult> {
-  return (await contentionRounds([variant], opts))[variant.key];
-}
