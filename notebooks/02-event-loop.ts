@@ -74,6 +74,105 @@ export function statusShare(o: { statusCodes: Record<string, number>; totalReque
   return (o.statusCodes[String(status)] ?? 0) / Math.max(1, o.totalRequests);
 }
 
+// Reading contention results (lesson.contentionRounds): figures run by run, the generator, the loop.
+
+/**
+ * p50, p90 and p99 of one load, computed run by run and summarised as the median run with the best
+ * and worst, for any subset of answers. `load`: "cheap" (default) or "background"; `status`: "any"
+ * answer (default), "2xx", or one HTTP status (e.g. 503). Runs without a matching answer are left
+ * out; `count` sums the answers. Each run's figures are the paced load's own (`latencyMs`,
+ * `okLatencyMs`, `statusLatencyMs`), so charts built from it agree with prose that quotes
+ * `cheap.p99.median`, which pooled percentiles (`cheap.latencyMs`) do not always.
+ */
+export function runPercentiles(
+  r: wb.ContentionResult,
+  opts: { load?: "cheap" | "background"; status?: "any" | "2xx" | number } = {},
+): { count: number; p50: wb.Spread; p90: wb.Spread; p99: wb.Spread } {
+  const status = opts.status ?? "any";
+  const pick = (p: wb.PacedResult | null): wb.LatencySummary | undefined => {
+    if (p === null) return undefined;
+    if (status === "any") return p.latencyMs;
+    return status === "2xx" ? p.okLatencyMs : p.statusLatencyMs[status];
+  };
+  const perRun = r.runs
+    .map((run) => pick(opts.load === "background" ? run.background : run.cheap))
+    .filter((l): l is wb.LatencySummary => l !== undefined && l.count > 0);
+  return {
+    count: perRun.reduce((a, l) => a + l.count, 0),
+    p50: wb.spread(perRun.map((l) => l.p50)),
+    p90: wb.spread(perRun.map((l) => l.p90)),
+    p99: wb.spread(perRun.map((l) => l.p99)),
+  };
+}
+
+export interface GeneratorLag {
+  /** The worst run's p99 and max send lag, in ms (pacedLoad's sendLagMs), and the load it came from. */
+  p99: number;
+  max: number;
+  worst: string;
+  /** Measured loads looked at. */
+  loads: number;
+}
+
+/**
+ * How far behind its schedule the paced generator fell in the measured load (`cheap`) of many
+ * contention results: the worst run's p99 send lag. Every latency is counted from when a request was
+ * due, so this lag is part of every latency of that load; a p99 above the gap between two of its
+ * requests means the generator was saturated. The background load's lag is left out: it is not part
+ * of the measured latencies, and its few requests make its p99 a maximum.
+ */
+export function generatorLag(results: Iterable<wb.ContentionResult>): GeneratorLag {
+  let out: GeneratorLag = { p99: 0, max: 0, worst: "-", loads: 0 };
+  for (const { cheap: t } of results) {
+    out = {
+      p99: Math.max(out.p99, t.sendLagMs.p99),
+      max: Math.max(out.max, t.sendLagMs.max),
+      worst: t.sendLagMs.p99 > out.p99 ? t.label : out.worst,
+      loads: out.loads + 1,
+    };
+  }
+  return out;
+}
+
+/** The median, over the runs, of the event-loop utilisation the app reported (/__metrics, read with `metrics: true`). */
+export function loopUtilisation(r: wb.ContentionResult): number {
+  const elus = r.runs.map((x) => x.metrics?.histogram.elu).filter((e): e is number => typeof e === "number");
+  return wb.spread(elus).median;
+}
+
+/** A stretch of time in which the loop took no delay sample at all: it was blocked. */
+export interface BlockedStretch {
+  /** Seconds since the app started or was reset (the series' clock): when the stretch began and ended. */
+  from: number;
+  to: number;
+  /** Its length, in ms: the raw delay sample that ended it. */
+  ms: number;
+  /** The real length of the row it ended (the tick was overdue too), in ms, against the series' nominal interval. */
+  intervalMs: number;
+  /** The whole seconds [k, k+1) of that clock inside the stretch: a monitor counting samples second by second would read zero in each. */
+  emptySeconds: number[];
+}
+
+/**
+ * The blocks longer than the series' interval, found from the series of a `/__metrics` report
+ * (lesson.loopMetrics) and its unfinished interval: the tick that writes a row is itself a timer, so
+ * after such a block it is overdue and runs right after it, in the same timers phase as the delay
+ * timer that records the block as one sample. The block therefore ends at the row's `t` and lasted
+ * its `delayMaxMs` (raw: no sample was taken in between). `emptySeconds` lists the whole seconds
+ * inside a stretch, where a monitor counting samples second by second reads zero.
+ */
+export function blockedStretches(snapshot: wb.LoopMetricsSnapshot): BlockedStretch[] {
+  return [...snapshot.series, snapshot.current]
+    .filter((r) => r.delayMaxMs !== null && r.delayMaxMs > snapshot.intervalMs)
+    .map((r) => {
+      const ms = r.delayMaxMs as number;
+      const from = r.t - ms / 1000;
+      const emptySeconds: number[] = [];
+      for (let k = Math.ceil(from); k + 1 <= r.t; k++) emptySeconds.push(k);
+      return { from: Math.round(from * 1000) / 1000, to: r.t, ms: ms, intervalMs: r.intervalMs, emptySeconds };
+    });
+}
+
 // Sentences whose wording depends on the run (tests/unit/notebook-helpers.test.js).
 
 /**

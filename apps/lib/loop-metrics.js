@@ -40,7 +40,7 @@
 // delayMaxMs ~ the gap) and whose elu is ~1. A row with samples 0 has null delays. So:
 // a row with intervalMs well above 1000 IS the blocked period; plot rows at their `t`.
 // A monitor counting samples on a fixed one-second clock would instead read zero samples in
-// every whole second inside the block; the harness's blockedStretches() finds those seconds
+// every whole second inside the block; notebook 02's blockedStretches() finds those seconds
 // from this series (the block ends at the long row's `t` and lasted its delayMaxMs).
 // The series keeps the last MAX_ROWS rows (an hour at one row a second).
 //

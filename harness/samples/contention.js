@@ -1,5 +1,5 @@
 // Head-of-line blocking in a few seconds: /cheap alone, then beside /expensive, with evenly
-// paced loads (pacedLoad / contention) and the app's own event-loop report (loopMetrics).
+// paced loads (pacedLoad / contentionRounds) and the app's own event-loop report (loopMetrics).
 // Run: WORKBOOK_PROFILE=quick node_modules/node/bin/node harness/samples/contention.js
 const wb = require('@workbook/harness')
 const internal = require('@workbook/harness/internal')
@@ -7,8 +7,8 @@ const internal = require('@workbook/harness/internal')
 wb.withApp('loop-blocking', async (app) => {
   const alone = await internal.pacedLoad({ target: app, path: '/cheap', rate: 200, seconds: 2 })
   console.log(`/cheap alone: p99 ${alone.latencyMs.p99} ms, ${alone.totalRequests} answers, ${alone.non2xx} non-2xx`)
-  const r = await internal.contention(
-    { key: 'blocked', target: app, background: { path: '/expensive', rate: 4 }, metrics: true },
+  const { blocked: r } = await internal.contentionRounds(
+    [{ key: 'blocked', target: app, background: { path: '/expensive', rate: 4 }, metrics: true }],
     { rounds: 1, seconds: 2, warmupSeconds: 0 },
   )
   console.log(

@@ -53,6 +53,7 @@ export type { AppHandle, StartOptions } from "./apps/start";
 
 // load/: every number measured under load
 export type { ContentionResult, ContentionTotals } from "./load/contention";
+export type { LoopMetricsHistogram, LoopMetricsRow, LoopMetricsSnapshot } from "./load/loop-metrics";
 export type { PacedResult } from "./load/paced";
 export { advantage, interleavedLoads } from "./load/rounds";
 export type { InterleavedRun, InterleaveTarget, RatioMetric, Advantage, RatioReading } from "./load/rounds";

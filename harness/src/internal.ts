@@ -30,8 +30,8 @@ export { loadResults } from "./core/results";
 export { shellLine } from "./core/shell";
 export { commonSlope, median, roundsToAgree, slope } from "./core/stats";
 // load/: every number measured under load
-export { contention, contentionRounds, generatorLag, loopUtilisation, runPercentiles } from "./load/contention";
-export { blockedStretches, loopMetrics } from "./load/loop-metrics";
+export { contentionRounds } from "./load/contention";
+export { loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";

@@ -38,7 +38,7 @@ UNGROUPED = re.compile(r"(?<![\w.,:/#@=+-])(?<!pid )\d{4,}(?![\w:/-]|[.,]\d)")
 YEAR = re.compile(r"(19|20)\d\d")
 LINK = re.compile(r"\]\([^)]*\)|https?://\S+")
 CHECK_LINE = re.compile(r"^(ok|FAIL|skipped)\b")
-RUNS_A_LOAD = re.compile(r"\b(runLoad|interleavedLoads|contentionRounds|contention|pacedLoad|freshLoad|cpuProfile|"
+RUNS_A_LOAD = re.compile(r"\b(runLoad|interleavedLoads|contentionRounds|pacedLoad|freshLoad|cpuProfile|"
                          r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|clinicFlame|diagnose|compare|autocannon)\(")
 
 

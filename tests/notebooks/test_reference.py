@@ -37,7 +37,7 @@ def test_the_reference_builds_from_the_doc_comments_without_a_warning():
     # One folder per entry: wb. (index.ts), lesson. (internal.ts), ex. (exercises/index.ts).
     pages = {
         "index": ("runLoad", "withApp", "spreadText"),
-        "internal": ("startApp", "contention"),
+        "internal": ("startApp", "contentionRounds"),
         "exercises": ("checkExercise", "printCheck"),
         "tools": ("diagnose", "compare"),  # @workbook/tools (tools/typedoc.json), after the harness's
     }

@@ -229,14 +229,15 @@ export interface PercentileBarRow {
 
 /**
  * p50, p90 and p99 for each label as grouped bars; a figure given with its spread across runs is
- * drawn at its median with a min-max whisker (a `Spread` from `runPercentiles`: the median run, the
- * best and worst runs); green, orange, red; a non-finite figure draws "n/a". `meta.unit` defaults to
+ * drawn at its median with a min-max whisker (a `Spread` over the runs, e.g. from notebook 02's
+ * `runPercentiles`: the median run, the best and worst runs); green, orange, red; a non-finite figure draws "n/a". `meta.unit` defaults to
  * "latency (ms)"; `log`, `reference` (e.g. a threshold), `digits` as for groupedBars.
  *
  * @example
+ * // here: notebook 02's helpers (notebooks/02-event-loop.ts)
  * wb.show(wb.percentileBars([
- *   { label: "/cheap alone", ...lesson.runPercentiles(hol.alone) },
- *   { label: "/cheap + /expensive", ...lesson.runPercentiles(hol.blocked) },
+ *   { label: "/cheap alone", ...here.runPercentiles(hol.alone) },
+ *   { label: "/cheap + /expensive", ...here.runPercentiles(hol.blocked) },
  * ], { title: "Head-of-line blocking", log: true }));
  */
 export function percentileBars(

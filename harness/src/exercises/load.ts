@@ -209,7 +209,7 @@ export async function exerciseRun(
     cpuPerRequestUs: null,
     latencyMs: cheap.latencyMs,
     background: totals,
-    // Saturated: the pacer's p99 lag exceeds the gap between two measured requests (1000 / rate ms), as generatorLag() judges it.
+    // Saturated: the pacer's p99 lag exceeds the gap between two measured requests (1000 / rate ms), as notebook 02's generatorLag() judges it.
     failure: pacedFailure(combinePaced([cheap])) ?? bgFailure,
     generatorSaturated: cheap.sendLagMs.p99 > 1000 / rate,
   };

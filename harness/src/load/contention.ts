@@ -4,7 +4,7 @@ import { atCellEnd } from "../charts/display";
 import { badOption } from "../core/errors";
 import { assertUniqueKeys, roundOrder } from "../core/order";
 import { settings } from "../core/settings";
-import { median, mergeCounts, type Spread, spread } from "../core/stats";
+import { mergeCounts, type Spread, spread } from "../core/stats";
 import { type LoopMetricsSnapshot, loopMetrics } from "./loop-metrics";
 import { latencySummary, sumOutcomes } from "./outcome";
 import type { PacedResult } from "./paced";
@@ -87,35 +87,6 @@ export function combinePaced(results: PacedResult[]): ContentionTotals {
       p99: Math.max(...results.map((r) => r.sendLagMs.p99)),
       max: Math.max(...results.map((r) => r.sendLagMs.max)),
     },
-  };
-}
-
-/**
- * p50, p90 and p99 of one load, computed run by run and summarised as the median run with the best
- * and worst, for any subset of answers. `load`: "cheap" (default) or "background"; `status`: "any"
- * answer (default), "2xx", or one HTTP status (e.g. 503). Runs without a matching answer are left
- * out; `count` sums the answers. Charts built from it agree with prose that quotes `p99.median`,
- * which pooled percentiles (`latencyMs`) do not always.
- */
-export function runPercentiles(
-  r: ContentionResult,
-  opts: { load?: "cheap" | "background"; status?: "any" | "2xx" | number } = {},
-): { count: number; p50: Spread; p90: Spread; p99: Spread } {
-  const status = opts.status ?? "any";
-  const keep = (code: number) => status === "any" || (status === "2xx" ? code >= 200 && code < 300 : code === status);
-  const perRun = r.runs
-    .map((run) => (opts.load === "background" ? run.background : run.cheap))
-    .map((p) =>
-      latencySummary(
-        (p?.samples ?? []).filter((x) => x.latencyMs !== null && keep(x.status)).map((x) => x.latencyMs as number),
-      ),
-    )
-    .filter((l) => l.count > 0);
-  return {
-    count: perRun.reduce((a, l) => a + l.count, 0),
-    p50: spread(perRun.map((l) => l.p50)),
-    p90: spread(perRun.map((l) => l.p90)),
-    p99: spread(perRun.map((l) => l.p99)),
   };
 }
 
@@ -232,47 +203,4 @@ export async function contentionRounds(
     atCellEnd(pacedReport(Object.values(out), servers));
   }
   return out;
-}
-
-/** One variant: a warm-up, then `rounds` measured runs (see contentionRounds). */
-export async function contention(
-  variant: ContentionVariant,
-  opts: ContentionRoundsOptions = {},
-): Promise<ContentionResult> {
-  return (await contentionRounds([variant], opts))[variant.key];
-}
-
-export interface GeneratorLag {
-  /** The worst run's p99 and max send lag, in ms (pacedLoad's sendLagMs), and the load it came from. */
-  p99: number;
-  max: number;
-  worst: string;
-  /** Measured loads looked at. */
-  loads: number;
-}
-
-/**
- * How far behind its schedule the paced generator fell in the measured load (`cheap`) of many
- * contention results: the worst run's p99 send lag. Every latency is counted from when a request was
- * due, so this lag is part of every latency of that load; a p99 above the gap between two of its
- * requests means the generator was saturated. The background load's lag is left out: it is not part
- * of the measured latencies, and its few requests make its p99 a maximum.
- */
-export function generatorLag(results: Iterable<ContentionResult>): GeneratorLag {
-  let out: GeneratorLag = { p99: 0, max: 0, worst: "-", loads: 0 };
-  for (const { cheap: t } of results) {
-    out = {
-      p99: Math.max(out.p99, t.sendLagMs.p99),
-      max: Math.max(out.max, t.sendLagMs.max),
-      worst: t.sendLagMs.p99 > out.p99 ? t.label : out.worst,
-      loads: out.loads + 1,
-    };
-  }
-  return out;
-}
-
-/** The median, over the runs, of the event-loop utilisation the app reported (/__metrics, read with `metrics: true`). */
-export function loopUtilisation(r: ContentionResult): number {
-  const elus = r.runs.map((x) => x.metrics?.histogram.elu).filter((e): e is number => typeof e === "number");
-  return elus.length ? median(elus) : Number.NaN;
 }

@@ -65,7 +65,7 @@ export interface LoopMetricsSnapshot {
  *   await new Promise((r) => setTimeout(r, 1300));
  *   return lesson.loopMetrics(app);
  * }, { env: { WORK_ROUNDS: String(rounds) } });
- * const blocks = lesson.blockedStretches(m); // [] when no block outlasted the interval
+ * const blocks = here.blockedStretches(m); // notebook 02's: [] when no block outlasted the interval
  */
 export async function loopMetrics(
   target: AppHandle | string,
@@ -86,41 +86,4 @@ export async function loopMetrics(
     throw new Error(`loopMetrics: ${url.href} is not a loop-metrics report (apps/lib/loop-metrics.js)`);
   }
   return body;
-}
-
-/** The series with the unfinished interval appended: what happened up to the moment of reading. */
-export function loopSeries(snapshot: LoopMetricsSnapshot): LoopMetricsRow[] {
-  return [...snapshot.series, snapshot.current];
-}
-
-/** A stretch of time in which the loop took no delay sample at all: it was blocked. */
-export interface BlockedStretch {
-  /** Seconds since the app started or was reset (the series' clock): when the stretch began and ended. */
-  from: number;
-  to: number;
-  /** Its length, in ms: the raw delay sample that ended it. */
-  ms: number;
-  /** The real length of the row it ended (the tick was overdue too), in ms, against the series' nominal interval. */
-  intervalMs: number;
-  /** The whole seconds [k, k+1) of that clock inside the stretch: a monitor counting samples second by second would read zero in each. */
-  emptySeconds: number[];
-}
-
-/**
- * The blocks longer than the series' interval, found from the series: the tick that writes a row is
- * itself a timer, so after such a block it is overdue and runs right after it, in the same timers
- * phase as the delay timer that records the block as one sample. The block therefore ends at the
- * row's `t` and lasted its `delayMaxMs` (raw: no sample was taken in between). `emptySeconds` lists
- * the whole seconds inside a stretch, where a monitor counting samples second by second reads zero.
- */
-export function blockedStretches(snapshot: LoopMetricsSnapshot): BlockedStretch[] {
-  return loopSeries(snapshot)
-    .filter((r) => r.delayMaxMs !== null && r.delayMaxMs > snapshot.intervalMs)
-    .map((r) => {
-      const from = r.t - (r.delayMaxMs as number) / 1000;
-      const emptySeconds: number[] = [];
-      for (let k = Math.ceil(from); k + 1 <= r.t; k++) emptySeconds.push(k);
-      const ms = r.delayMaxMs as number;
-      return { from: Math.round(from * 1000) / 1000, to: r.t, ms: ms, intervalMs: r.intervalMs, emptySeconds };
-    });
 }

@@ -81,6 +81,8 @@ export interface PacedResult extends Outcome {
   /** Latency of every answered request, and of the 2xx answers only. */
   latencyMs: LatencySummary;
   okLatencyMs: LatencySummary;
+  /** Latency of the answers of each status, keyed as `statusCodes` (e.g. the 503s a shedding app refused at once). */
+  statusLatencyMs: Record<string, LatencySummary>;
   /** How late the generator sent, in ms (p99 and max): large values mean this process was busy. */
   sendLagMs: { p99: number; max: number };
   samples: PacedSample[];
@@ -252,6 +254,12 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
     non2xx: answered.length - ok.length,
     latencyMs: latencySummary(answered.map((s) => s.latencyMs as number)),
     okLatencyMs: latencySummary(ok.map((s) => s.latencyMs as number)),
+    statusLatencyMs: Object.fromEntries(
+      Object.keys(statusCodes).map((code) => [
+        code,
+        latencySummary(answered.filter((s) => String(s.status) === code).map((s) => s.latencyMs as number)),
+      ]),
+    ),
     sendLagMs: {
       p99: Math.round(percentile(lags, 99) * 1000) / 1000,
       max: Math.round(Math.max(0, ...lags) * 1000) / 1000,
