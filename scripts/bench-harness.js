@@ -47,7 +47,7 @@ const DESIGNS = only(
   'design',
 )
 const GENERATORS = only(
-  wb.measuringGenerator().name === 'wrk' ? ['wrk', 'autocannon'] : ['autocannon'],
+  internal.measuringGenerator().name === 'wrk' ? ['wrk', 'autocannon'] : ['autocannon'],
   values.generator,
   'generator',
 )

@@ -15,7 +15,6 @@ export type { ErrorCode } from "./core/errors";
 export { describeMachine } from "./core/fingerprint";
 export type { Fingerprint } from "./core/fingerprint";
 export { fmt, pct, times } from "./core/format";
-export { measuringGenerator } from "./core/generator";
 export type { GeneratorChoice, GeneratorName } from "./core/generator";
 export { appsDir, repoRoot } from "./core/paths";
 export { pinning } from "./core/pinning";

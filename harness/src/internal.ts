@@ -25,6 +25,7 @@ export { textTable } from "./charts/tables";
 // core/: settings, the machine, numbers, results, errors
 export { fingerprint } from "./core/fingerprint";
 export { plural } from "./core/format";
+export { measuringGenerator } from "./core/generator";
 export { resultsDir } from "./core/paths";
 export { loadResults } from "./core/results";
 export { shellLine } from "./core/shell";

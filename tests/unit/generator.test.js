@@ -8,7 +8,7 @@ const { internal } = require('./helpers')
 const gen = { ...internal('load/generator'), ...internal('core/shell') }
 const wrk = internal('load/wrk')
 const { outcomeProblems } = internal('load/outcome')
-const { wrkVersion } = internal('core/generator')
+const { wrkVersion, measuringGenerator } = internal('core/generator')
 
 // What harness/wrk/report.lua printed for a 1 s run of 10 connections (abridged grid), after wrk's own report.
 const RECORDED = [
@@ -80,7 +80,7 @@ test('generatorFor: what is asked, else the measuring generator, else autocannon
   t.assert.strictEqual(gen.generatorFor({ ...load, seconds: 0.5 }), 'autocannon')
   t.assert.strictEqual(gen.generatorFor({ ...load, method: 'HEAD' }), 'autocannon')
   t.assert.throws(() => gen.generatorFor({ ...load, rate: 100 }, 'wrk'), /wrk cannot run this load \(a capped rate\)/)
-  t.assert.strictEqual(gen.generatorFor(load), h.measuringGenerator().name)
+  t.assert.strictEqual(gen.generatorFor(load), measuringGenerator().name)
 })
 
 test('the measuring generator: wrk when installed, WORKBOOK_GENERATOR forces one, a bad value is refused', (t) => {
@@ -90,12 +90,12 @@ test('the measuring generator: wrk when installed, WORKBOOK_GENERATOR forces one
     else process.env.WORKBOOK_GENERATOR = before
   })
   delete process.env.WORKBOOK_GENERATOR
-  t.assert.strictEqual(h.measuringGenerator().name, wrkVersion() ? 'wrk' : 'autocannon')
+  t.assert.strictEqual(measuringGenerator().name, wrkVersion() ? 'wrk' : 'autocannon')
   process.env.WORKBOOK_GENERATOR = 'autocannon'
-  t.assert.strictEqual(h.measuringGenerator().name, 'autocannon')
+  t.assert.strictEqual(measuringGenerator().name, 'autocannon')
   t.assert.match(h.describeMachine(), /measured with autocannon/)
   process.env.WORKBOOK_GENERATOR = 'ab'
-  t.assert.throws(() => h.measuringGenerator(), /WORKBOOK_GENERATOR must be "wrk" or "autocannon", got "ab"/)
+  t.assert.throws(() => measuringGenerator(), /WORKBOOK_GENERATOR must be "wrk" or "autocannon", got "ab"/)
 })
 
 test('without wrk on PATH the fingerprint says autocannon measured, and how to install wrk', (t) => {

@@ -51,7 +51,7 @@ function autocannonVersion(): string {
  * value, or `wrk` without a wrk on `PATH`, throws `WB_BAD_OPTION`.
  *
  * @example
- * const tools = { autocannon: "autocannon", wrk: wb.measuringGenerator().name };
+ * const generators = internal.measuringGenerator().name === "wrk" ? ["wrk", "autocannon"] : ["autocannon"];
  */
 export function measuringGenerator(): GeneratorChoice {
   const forced = process.env.WORKBOOK_GENERATOR;
