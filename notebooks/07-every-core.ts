@@ -23,9 +23,9 @@ export function readStats(dir: string): ProcessStats[] {
 
 // The published studies that turn on threads (tests/unit/published.test.js, tests/unit/every-core.test.js).
 
-const osgood = (label: string) => wb.publishedOsgood.rows.find((r) => r.label === label)!.reqPerSec;
-const bare = (label: string) => wb.publishedElysiaEncore.rows.find((r) => r.label === label)!.bare;
-const swift = (name: string) => wb.publishedSwiftNode.servers.find((r) => r.server === name)!.threads!;
+const osgood = (label: string) => wb.published.osgood.rows.find((r) => r.label === label)!.reqPerSec;
+const bare = (label: string) => wb.published.elysiaEncore.rows.find((r) => r.label === label)!.bare;
+const swift = (name: string) => wb.published.swiftNode.servers.find((r) => r.server === name)!.threads!;
 
 /**
  * The studies that turn on how many threads serve the requests (notebook 07): what each server ran
@@ -52,18 +52,18 @@ export interface PublishedThreadingRow {
   cores: number | null;
 }
 
-const ELYSIA_MACHINE = wb.publishedElysiaEncore.machine.split(";")[0]; // the machine, without the versions
+const ELYSIA_MACHINE = wb.published.elysiaEncore.machine.split(";")[0]; // the machine, without the versions
 const ELYSIA = {
-  study: `Elysia vs Encore 2025 (oha -c ${wb.publishedElysiaEncore.connections}, bare GET /hello)`,
+  study: `Elysia vs Encore 2025 (oha -c ${wb.published.elysiaEncore.connections}, bare GET /hello)`,
   machine: ELYSIA_MACHINE,
-  generatorRan: wb.publishedElysiaEncore.generatorRan,
+  generatorRan: wb.published.elysiaEncore.generatorRan,
   generatorOnServer: true,
 };
-const SWIFT_ROUTES = wb.publishedSwiftNode.tests.find((t) => t.kind === "routes")!;
+const SWIFT_ROUTES = wb.published.swiftNode.tests.find((t) => t.kind === "routes")!;
 const OSGOOD = {
-  study: `Osgood 0.2, 2019 (${wb.publishedOsgood.command})`,
-  machine: wb.publishedOsgood.machine,
-  generatorRan: wb.publishedOsgood.generatorRan,
+  study: `Osgood 0.2, 2019 (${wb.published.osgood.command})`,
+  machine: wb.published.osgood.machine,
+  generatorRan: wb.published.osgood.generatorRan,
   generatorOnServer: true,
 };
 
@@ -90,11 +90,11 @@ export const publishedThreading: readonly PublishedThreadingRow[] = [
     cores: null,
   },
   ...["Perfect", "Zewo"].map((name) => ({
-    study: `${wb.publishedSwiftNode.title} (${SWIFT_ROUTES.loads[0].command.split(" http")[0]}, /blog and /json)`,
+    study: `${wb.published.swiftNode.title} (${SWIFT_ROUTES.loads[0].command.split(" http")[0]}, /blog and /json)`,
     server: name,
     threads: swift(name),
     reqPerSec: null,
-    machine: wb.publishedSwiftNode.machine,
+    machine: wb.published.swiftNode.machine,
     generatorRan: SWIFT_ROUTES.generatorRan!,
     generatorOnServer: SWIFT_ROUTES.generatorOnServer,
     cores: null,

@@ -77,12 +77,10 @@ export type { ChildOptions, ChildRun, ScriptOptions } from "./experiments/script
 export { timerDrift } from "./experiments/timer-drift";
 
 // published/: figures quoted from articles and benchmarks, never measured, that two notebooks read
-export { publishedElysiaEncore } from "./published/frameworks";
 export type { PublishedValidationRow, PublishedValidationTable } from "./published/frameworks";
 export { littlesLaw } from "./published/little";
 export type { InFlight } from "./published/little";
-export { publishedOsgood } from "./published/osgood";
-export { publishedSwiftNode } from "./published/swift-node";
+export { published } from "./published/studies";
 
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
 export { checklist } from "./prose/checks";

@@ -336,7 +336,7 @@ test("Little's law on the 2022 table: its http row matches the connections that 
 
 test("the Elysia-vs-Encore rows: the price of validating is bare over validated req/s, and Encore's row says why it cannot run", (t) => {
   const fw = { ...nb03, ...require('@workbook/harness') }
-  const costs = fw.publishedValidationCosts(fw.publishedElysiaEncore)
+  const costs = fw.publishedValidationCosts(fw.published.elysiaEncore)
   for (const r of costs) t.assert.ok(Math.abs(r.cost - r.bare / r.validated) < 1e-12, r.label)
   const encore = costs.find((r) => r.label === 'Encore.ts')
   t.assert.strictEqual(encore.runsHere, false)

@@ -281,7 +281,7 @@ test("publishedThreading: no study published its cores, so perCore divides only 
 })
 
 test("publishedSwiftNode: the study's routes map to the workbook's, every Swift server says why it cannot run here", (t) => {
-  const study = require('@workbook/harness').publishedSwiftNode
+  const study = require('@workbook/harness').published.swiftNode
   t.assert.deepStrictEqual(
     study.routes.map((r) => r.path),
     ['/blog', '/json'],

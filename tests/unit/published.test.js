@@ -6,7 +6,8 @@
 // that a wrong digit in published/*.ts fails this test.
 const { test } = require('node:test')
 
-const { publishedOsgood, publishedSwiftNode, publishedElysiaEncore } = require('@workbook/harness')
+const { published } = require('@workbook/harness')
+const { osgood: publishedOsgood, swiftNode: publishedSwiftNode, elysiaEncore: publishedElysiaEncore } = published
 // A table one notebook alone quotes lives beside it (notebooks/NN-name.ts).
 const { publishedEtag } = require('../../notebooks/01-slow-etag-server.ts')
 const { published2022, publishedFastifyBenchmarks } = require('../../notebooks/03-frameworks.ts')
