@@ -31,7 +31,6 @@ export { shellLine } from "./core/shell";
 export { commonSlope, median, roundsToAgree, slope } from "./core/stats";
 // load/: every number measured under load
 export { contentionRounds } from "./load/contention";
-export { loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";

@@ -350,7 +350,7 @@ const PENDING = new Set([
   ...['backgroundPlan', 'exerciseRun'].map((n) => `/exercises:${n}`),
   // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: runtimes.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'contentionRounds', 'loopMetrics', 'rateForShare', 'timeRoute'],
+    ...['clinicDoctor', 'doctorChart', 'contentionRounds', 'rateForShare', 'timeRoute'],
     ...['runtimes'],
     // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],

@@ -4,6 +4,7 @@ const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
 const { fixture, serveHere } = require('./helpers')
 const { startApp } = require('./helpers').internal('apps/start')
+const { loopMetrics } = require('./helpers').internal('load/loop-metrics')
 
 // The target runs in its own process (tests/fixtures/apps/paced-target.js): a server in
 // this process would block the generator along with itself.
@@ -83,7 +84,7 @@ test('pacedLoad refuses non-loopback targets and unbounded loads before sending 
 test('loopMetrics reads and resets /__metrics, and fails clearly on an app without it', async (t) => {
   const url = await server(t)
   await new Promise((resolve) => setTimeout(resolve, 300)) // so that one round trip, even on a busy machine, is shorter
-  const first = await hi.loopMetrics(url, { reset: true })
+  const first = await loopMetrics(url, { reset: true })
   t.assert.strictEqual(first.resolutionMs, 10)
   t.assert.ok(first.histogram.count > 0)
   const { processMs, mainThreadMs } = first.cpu
@@ -91,15 +92,15 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
     mainThreadMs >= 0 && processMs >= mainThreadMs,
     `CPU ms: process ${processMs}, main thread ${mainThreadMs}`,
   )
-  const after = await hi.loopMetrics(url)
+  const after = await loopMetrics(url)
   t.assert.ok(
     after.elapsedMs < first.elapsedMs,
     `since the reset ${after.elapsedMs} ms, before it ${first.elapsedMs} ms`,
   )
   t.assert.ok(Array.isArray(after.series) && after.current.t > 0, 'the rows, and the unfinished interval beside them')
   const plain = await plainServer(t)
-  await t.assert.rejects(hi.loopMetrics(plain), /did not answer JSON/)
-  await t.assert.rejects(hi.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
+  await t.assert.rejects(loopMetrics(plain), /did not answer JSON/)
+  await t.assert.rejects(loopMetrics('http://192.168.0.9/'), /only targets loopback/)
 })
 
 test('stampHeader sends when each request was due; loop-shedding-queue refuses what waited too long', async (t) => {
