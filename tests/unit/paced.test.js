@@ -176,8 +176,10 @@ test('groupedBars fits its longest label and draws a log axis by decade; percent
   )
 })
 
-test('timeRoute times a route alone and refuses a failing one; withApps refuses duplicate keys before starting anything', async (t) => {
+test('timeRoute times a route alone, a fresh name per {name}, and refuses a failing one; withApps refuses duplicate keys before starting anything', async (t) => {
+  const asked = []
   const url = await serveHere(t, (req, res) => {
+    asked.push(req.url)
     if (req.url === '/bad') {
       res.statusCode = 500
       return res.end('broken')
@@ -188,6 +190,11 @@ test('timeRoute times a route alone and refuses a failing one; withApps refuses 
   t.assert.strictEqual(r.ms.runs.length, 3)
   t.assert.ok(r.ms.min >= 19, `each request took the 20 ms it waits (${r.ms.runs})`)
   t.assert.deepStrictEqual(r.bodies[0], { workMs: 20 })
+  asked.length = 0
+  const named = await hi.timeRoute(url, '/report?user={name}', { repeats: 2 })
+  t.assert.strictEqual(named.path, '/report?user={name}')
+  t.assert.strictEqual(new Set(asked).size, 3, `one untimed and two timed, each for a new name: ${asked}`)
+  for (const u of asked) t.assert.match(u, /^\/report\?user=[a-z]{1,20}$/)
   await t.assert.rejects(hi.timeRoute(url, '/bad'), /answered 500: broken/)
   await t.assert.rejects(hi.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
   await t.assert.rejects(

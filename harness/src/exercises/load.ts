@@ -6,7 +6,7 @@ import { type ContentionTotals, combinePaced } from "../load/contention";
 import { outcomeProblems } from "../load/outcome";
 import { pacedFailure, pacedLoad } from "../load/paced";
 import { runLoad } from "../load/run";
-import { rateForShare, timeRoute } from "../load/timing";
+import { freshPath, rateForShare, timeRoute } from "../load/timing";
 import type { LoadResult } from "../load/types";
 import { heapAfterGc } from "../profiles/memory";
 import type { ExerciseSpec } from "./spec";
@@ -29,16 +29,6 @@ export interface BackgroundPlan {
   costSamples: number[];
 }
 
-const letters = (n: number): string =>
-  (n >= 26 ? letters(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26));
-const prefix = letters(Math.floor(Math.random() * 26 ** 3));
-let asked = 0;
-
-/** `path` with every `{name}` replaced by a name of lowercase letters not asked before by this process. */
-export function freshPath(path: string): string {
-  return path.replace(/\{name\}/g, () => `${prefix}${letters(asked++)}`.slice(0, 20));
-}
-
 /**
  * The background's rate. A fixed `rate` is taken as it is. A `busyShare` is turned into a rate
  * from the cost of one request, timed on `target` (the baseline) with timeRoute(): one request
@@ -56,7 +46,7 @@ export async function backgroundPlan(
   if (!bg) return null;
   if (bg.busyShare === undefined)
     return { path: bg.path, rate: bg.rate!, busyShare: null, costMs: null, costSamples: [] };
-  const timing = await timeRoute(target, () => freshPath(bg.path), { repeats: samples, warmup: 1 });
+  const timing = await timeRoute(target, bg.path, { repeats: samples, warmup: 1 });
   const costMs = timing.ms.median;
   if (costMs < 1)
     throw new Error(`one request to ${bg.path} took ${costMs.toFixed(2)} ms: busyShare is for an expensive route`);
