@@ -34,7 +34,6 @@ export { contentionRounds } from "./load/contention";
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";
-export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { profileDir } from "./profiles/cpu-profile";

@@ -135,13 +135,13 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
 // --- Planning a load from a measurement (no load is sent below).
 
 test('rateForShare: share x 1000 / ms per request, two significant digits; bad input and empty runs refused', (t) => {
-  t.assert.strictEqual(hi.rateForShare(0.4, 110), 3.6)
-  t.assert.strictEqual(hi.rateForShare(2, 109), 18)
-  t.assert.strictEqual(hi.rateForShare(0.7, 60), 12)
-  t.assert.throws(() => hi.rateForShare(0, 100), /share must be > 0/)
-  t.assert.throws(() => hi.rateForShare(0.4, NaN), /costMs must be > 0/)
-  t.assert.throws(() => hi.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
-  t.assert.strictEqual(hi.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
+  t.assert.strictEqual(h.rateForShare(0.4, 110), 3.6)
+  t.assert.strictEqual(h.rateForShare(2, 109), 18)
+  t.assert.strictEqual(h.rateForShare(0.7, 60), 12)
+  t.assert.throws(() => h.rateForShare(0, 100), /share must be > 0/)
+  t.assert.throws(() => h.rateForShare(0.4, NaN), /costMs must be > 0/)
+  t.assert.throws(() => h.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
+  t.assert.strictEqual(h.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
 })
 
 test('groupedBars fits its longest label and draws a log axis by decade; percentileBars draws spreads and n/a', (t) => {
@@ -186,17 +186,17 @@ test('timeRoute times a route alone, a fresh name per {name}, and refuses a fail
     }
     setTimeout(() => res.end(JSON.stringify({ workMs: 20 })), 20)
   })
-  const r = await hi.timeRoute(url, '/slow', { repeats: 3 })
+  const r = await h.timeRoute(url, '/slow', { repeats: 3 })
   t.assert.strictEqual(r.ms.runs.length, 3)
   t.assert.ok(r.ms.min >= 19, `each request took the 20 ms it waits (${r.ms.runs})`)
   t.assert.deepStrictEqual(r.bodies[0], { workMs: 20 })
   asked.length = 0
-  const named = await hi.timeRoute(url, '/report?user={name}', { repeats: 2 })
+  const named = await h.timeRoute(url, '/report?user={name}', { repeats: 2 })
   t.assert.strictEqual(named.path, '/report?user={name}')
   t.assert.strictEqual(new Set(asked).size, 3, `one untimed and two timed, each for a new name: ${asked}`)
   for (const u of asked) t.assert.match(u, /^\/report\?user=[a-z]{1,20}$/)
-  await t.assert.rejects(hi.timeRoute(url, '/bad'), /answered 500: broken/)
-  await t.assert.rejects(hi.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
+  await t.assert.rejects(h.timeRoute(url, '/bad'), /answered 500: broken/)
+  await t.assert.rejects(h.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
   await t.assert.rejects(
     h.withApps(['loop-blocking', 'loop-blocking'], async () => 1),
     /keys must be unique/,

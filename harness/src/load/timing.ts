@@ -39,8 +39,8 @@ export function freshPath(path: string): string {
  * exercise 02 time it first and derive each rate from it (`rateForShare`).
  *
  * @example
- * const work = await wb.withApp("loop-blocking", (app) => lesson.timeRoute(app, "/expensive", { repeats: 5 }));
- * const rate = lesson.rateForShare(0.4, work.ms.median, { seconds: 5 });
+ * const work = await wb.withApp("loop-blocking", (app) => wb.timeRoute(app, "/expensive", { repeats: 5 }));
+ * const rate = wb.rateForShare(0.4, work.ms.median, { seconds: 5 });
  */
 export async function timeRoute(
   target: AppHandle | string,
