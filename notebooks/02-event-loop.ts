@@ -155,7 +155,7 @@ export interface BlockedStretch {
 
 /**
  * The blocks longer than the series' interval, found from the series of a `/__metrics` report
- * (lesson.loopMetrics) and its unfinished interval: the tick that writes a row is itself a timer, so
+ * (apps/lib/loop-metrics.js) and its unfinished interval: the tick that writes a row is itself a timer, so
  * after such a block it is overdue and runs right after it, in the same timers phase as the delay
  * timer that records the block as one sample. The block therefore ends at the row's `t` and lasted
  * its `delayMaxMs` (raw: no sample was taken in between). `emptySeconds` lists the whole seconds

@@ -1,5 +1,5 @@
 // Head-of-line blocking in a few seconds: /cheap alone, then beside /expensive, with evenly
-// paced loads (pacedLoad / contentionRounds) and the app's own event-loop report (loopMetrics).
+// paced loads (pacedLoad / contentionRounds) and the app's own event-loop report (/__metrics).
 // Run: WORKBOOK_PROFILE=quick node_modules/node/bin/node harness/samples/contention.js
 const wb = require('@workbook/harness')
 const internal = require('@workbook/harness/internal')

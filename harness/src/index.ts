@@ -57,6 +57,7 @@ export type { PacedResult } from "./load/paced";
 export { advantage, interleavedLoads } from "./load/rounds";
 export type { InterleavedRun, InterleaveTarget, RatioMetric, Advantage, RatioReading } from "./load/rounds";
 export { runLoad } from "./load/run";
+export { rateForShare, timeRoute } from "./load/timing";
 export type { RouteTiming } from "./load/timing";
 export type { LatencySummary, LoadOptions, LoadResult, RunFigures } from "./load/types";
 

@@ -32,11 +32,9 @@ export { shellLine } from "./core/shell";
 export { commonSlope, median, roundsToAgree, slope } from "./core/stats";
 // load/: every number measured under load
 export { contentionRounds } from "./load/contention";
-export { loopMetrics } from "./load/loop-metrics";
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";
-export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
 export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { profileDir } from "./profiles/cpu-profile";

@@ -10,7 +10,7 @@ const h = require('@workbook/harness')
 const ex = require('@workbook/harness/exercises')
 const { serveHere, exerciseSpec: spec } = require('./helpers')
 const { compareResponses, jsonShape } = require('./helpers').internal('exercises/answers')
-const { freshPath } = require('./helpers').internal('exercises/load')
+const { freshPath } = require('./helpers').internal('load/timing')
 const { loadSpec } = require('./helpers').internal('exercises/spec')
 
 const SHORT = { rounds: 2, duration: 2, warmup: 0 }

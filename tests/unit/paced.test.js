@@ -4,6 +4,7 @@ const h = require('@workbook/harness')
 const hi = require('@workbook/harness/internal')
 const { fixture, serveHere } = require('./helpers')
 const { startApp } = require('./helpers').internal('apps/start')
+const { loopMetrics } = require('./helpers').internal('load/loop-metrics')
 
 // The target runs in its own process (tests/fixtures/apps/paced-target.js): a server in
 // this process would block the generator along with itself.
@@ -83,7 +84,7 @@ test('pacedLoad refuses non-loopback targets and unbounded loads before sending 
 test('loopMetrics reads and resets /__metrics, and fails clearly on an app without it', async (t) => {
   const url = await server(t)
   await new Promise((resolve) => setTimeout(resolve, 300)) // so that one round trip, even on a busy machine, is shorter
-  const first = await hi.loopMetrics(url, { reset: true })
+  const first = await loopMetrics(url, { reset: true })
   t.assert.strictEqual(first.resolutionMs, 10)
   t.assert.ok(first.histogram.count > 0)
   const { processMs, mainThreadMs } = first.cpu
@@ -91,15 +92,15 @@ test('loopMetrics reads and resets /__metrics, and fails clearly on an app witho
     mainThreadMs >= 0 && processMs >= mainThreadMs,
     `CPU ms: process ${processMs}, main thread ${mainThreadMs}`,
   )
-  const after = await hi.loopMetrics(url)
+  const after = await loopMetrics(url)
   t.assert.ok(
     after.elapsedMs < first.elapsedMs,
     `since the reset ${after.elapsedMs} ms, before it ${first.elapsedMs} ms`,
   )
   t.assert.ok(Array.isArray(after.series) && after.current.t > 0, 'the rows, and the unfinished interval beside them')
   const plain = await plainServer(t)
-  await t.assert.rejects(hi.loopMetrics(plain), /did not answer JSON/)
-  await t.assert.rejects(hi.loopMetrics('http://192.168.0.9/'), /only targets loopback/)
+  await t.assert.rejects(loopMetrics(plain), /did not answer JSON/)
+  await t.assert.rejects(loopMetrics('http://192.168.0.9/'), /only targets loopback/)
 })
 
 test('stampHeader sends when each request was due; loop-shedding-queue refuses what waited too long', async (t) => {
@@ -134,13 +135,13 @@ test('stampHeader sends when each request was due; loop-shedding-queue refuses w
 // --- Planning a load from a measurement (no load is sent below).
 
 test('rateForShare: share x 1000 / ms per request, two significant digits; bad input and empty runs refused', (t) => {
-  t.assert.strictEqual(hi.rateForShare(0.4, 110), 3.6)
-  t.assert.strictEqual(hi.rateForShare(2, 109), 18)
-  t.assert.strictEqual(hi.rateForShare(0.7, 60), 12)
-  t.assert.throws(() => hi.rateForShare(0, 100), /share must be > 0/)
-  t.assert.throws(() => hi.rateForShare(0.4, NaN), /costMs must be > 0/)
-  t.assert.throws(() => hi.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
-  t.assert.strictEqual(hi.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
+  t.assert.strictEqual(h.rateForShare(0.4, 110), 3.6)
+  t.assert.strictEqual(h.rateForShare(2, 109), 18)
+  t.assert.strictEqual(h.rateForShare(0.7, 60), 12)
+  t.assert.throws(() => h.rateForShare(0, 100), /share must be > 0/)
+  t.assert.throws(() => h.rateForShare(0.4, NaN), /costMs must be > 0/)
+  t.assert.throws(() => h.rateForShare(0.4, 5000, { seconds: 3 }), /fewer than 1 request/)
+  t.assert.strictEqual(h.rateForShare(0.4, 1000, { seconds: 3 }), 0.4)
 })
 
 test('groupedBars fits its longest label and draws a log axis by decade; percentileBars draws spreads and n/a', (t) => {
@@ -175,20 +176,27 @@ test('groupedBars fits its longest label and draws a log axis by decade; percent
   )
 })
 
-test('timeRoute times a route alone and refuses a failing one; withApps refuses duplicate keys before starting anything', async (t) => {
+test('timeRoute times a route alone, a fresh name per {name}, and refuses a failing one; withApps refuses duplicate keys before starting anything', async (t) => {
+  const asked = []
   const url = await serveHere(t, (req, res) => {
+    asked.push(req.url)
     if (req.url === '/bad') {
       res.statusCode = 500
       return res.end('broken')
     }
     setTimeout(() => res.end(JSON.stringify({ workMs: 20 })), 20)
   })
-  const r = await hi.timeRoute(url, '/slow', { repeats: 3 })
+  const r = await h.timeRoute(url, '/slow', { repeats: 3 })
   t.assert.strictEqual(r.ms.runs.length, 3)
   t.assert.ok(r.ms.min >= 19, `each request took the 20 ms it waits (${r.ms.runs})`)
   t.assert.deepStrictEqual(r.bodies[0], { workMs: 20 })
-  await t.assert.rejects(hi.timeRoute(url, '/bad'), /answered 500: broken/)
-  await t.assert.rejects(hi.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
+  asked.length = 0
+  const named = await h.timeRoute(url, '/report?user={name}', { repeats: 2 })
+  t.assert.strictEqual(named.path, '/report?user={name}')
+  t.assert.strictEqual(new Set(asked).size, 3, `one untimed and two timed, each for a new name: ${asked}`)
+  for (const u of asked) t.assert.match(u, /^\/report\?user=[a-z]{1,20}$/)
+  await t.assert.rejects(h.timeRoute(url, '/bad'), /answered 500: broken/)
+  await t.assert.rejects(h.timeRoute('http://10.0.0.8/', '/'), /only targets loopback/)
   await t.assert.rejects(
     h.withApps(['loop-blocking', 'loop-blocking'], async () => 1),
     /keys must be unique/,

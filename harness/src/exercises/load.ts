@@ -6,7 +6,7 @@ import { type ContentionTotals, combinePaced } from "../load/contention";
 import { outcomeProblems } from "../load/outcome";
 import { pacedFailure, pacedLoad } from "../load/paced";
 import { runLoad } from "../load/run";
-import { rateForShare, timeRoute } from "../load/timing";
+import { freshPath, rateForShare, timeRoute } from "../load/timing";
 import type { LoadResult } from "../load/types";
 import { heapAfterGc } from "../profiles/memory";
 import type { ExerciseSpec } from "./spec";
@@ -29,16 +29,6 @@ export interface BackgroundPlan {
   costSamples: number[];
 }
 
-const letters = (n: number): string =>
-  (n >= 26 ? letters(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26));
-const prefix = letters(Math.floor(Math.random() * 26 ** 3));
-let asked = 0;
-
-/** `path` with every `{name}` replaced by a name of lowercase letters not asked before by this process. */
-export function freshPath(path: string): string {
-  return path.replace(/\{name\}/g, () => `${prefix}${letters(asked++)}`.slice(0, 20));
-}
-
 /**
  * The background's rate. A fixed `rate` is taken as it is. A `busyShare` is turned into a rate
  * from the cost of one request, timed on `target` (the baseline) with timeRoute(): one request
@@ -56,7 +46,7 @@ export async function backgroundPlan(
   if (!bg) return null;
   if (bg.busyShare === undefined)
     return { path: bg.path, rate: bg.rate!, busyShare: null, costMs: null, costSamples: [] };
-  const timing = await timeRoute(target, () => freshPath(bg.path), { repeats: samples, warmup: 1 });
+  const timing = await timeRoute(target, bg.path, { repeats: samples, warmup: 1 });
   const costMs = timing.ms.median;
   if (costMs < 1)
     throw new Error(`one request to ${bg.path} took ${costMs.toFixed(2)} ms: busyShare is for an expensive route`);
@@ -128,18 +118,22 @@ export interface ExerciseRun {
 }
 
 /**
- * One run of the spec's measured load on `app` for `seconds`, with the background (a plan from
- * backgroundPlan) at the same time, or alone (null). Never throws for the app's answers. By metric:
- * `reqPerSec` runs `runLoad` (default 50 connections, no warm-up, one run; a run with no answer at
- * all and no error is `value` 0, not a failure: the app was too slow for the round); `p50`/`p99` run
- * `pacedLoad` at `load.rate`, and `generatorSaturated` then means the pacer's p99 send lag exceeded
- * the gap between two requests; `heapGrowth` reads the heap after a full GC, sends `load.requests`
- * requests paced at `load.rate` (a tenth of them when `seconds` is 0) and reads it again. When one
- * of the two loads fails, the other still runs to its end. The background is always paced; `{name}`
- * in its path becomes, on every request, a name never given before, so that no cache answers it.
+ * One run of the spec's measured load on `app` for `seconds`, with the background (the check's plan
+ * from backgroundPlan, or one a notebook builds the same way) at the same time, or alone (null). Never
+ * throws for the app's answers. By metric: `reqPerSec` runs `runLoad` (default 50 connections, no
+ * warm-up, one run; a run with no answer at all and no error is `value` 0, not a failure: the app was
+ * too slow for the round); `p50`/`p99` run `pacedLoad` at `load.rate`, and `generatorSaturated` then
+ * means the pacer's p99 send lag exceeded the gap between two requests; `heapGrowth` reads the heap
+ * after a full GC, sends `load.requests` requests paced at `load.rate` (a tenth of them when `seconds`
+ * is 0) and reads it again. When one of the two loads fails, the other still runs to its end. The
+ * background is always paced; `{name}` in its path becomes, on every request, a name never given
+ * before, so that no cache answers it.
  *
  * @example
- * const plan = (await wb.withApp(apps.start, (app) => ex.backgroundPlan(apps.spec, app)))!;
+ * const bg = apps.spec.background as { path: string; busyShare: number };
+ * const ms = (await wb.withApp(apps.start, (app) => wb.timeRoute(app, bg.path))).ms; // as the check times it
+ * const rate = wb.rateForShare(bg.busyShare, ms.median);
+ * const plan = { path: bg.path, rate, busyShare: bg.busyShare, costMs: ms.median, costSamples: ms.runs };
  * const run = await wb.withApp(apps.yours, (app) => ex.exerciseRun(app, apps.spec, plan, 5, "your app"));
  */
 export async function exerciseRun(

@@ -58,14 +58,12 @@ export interface LoopMetricsSnapshot {
  * `monitorEventLoopDelay` values: an idle loop reads about `resolutionMs`; subtract it. A block longer
  * than the interval shows as one row with `intervalMs` well above it, not as missing rows. Throws
  * `WB_NOT_LOOPBACK`, and a plain Error when the app does not answer 200 with a loop-metrics report.
+ * contentionRounds reads it around each run with `metrics: true`; a notebook reads the same report
+ * with a plain `fetch(`${app.url}/__metrics`)` (notebook 02).
  *
  * @example
- * const m = await wb.withApp("loop-blocking", async (app) => {
- *   await (await fetch(`${app.url}/expensive`)).text();
- *   await new Promise((r) => setTimeout(r, 1300));
- *   return lesson.loopMetrics(app);
- * }, { env: { WORK_ROUNDS: String(rounds) } });
- * const blocks = here.blockedStretches(m); // notebook 02's: [] when no block outlasted the interval
+ * await loopMetrics(app, { reset: true }); // before the run: histograms and series start again
+ * const m = await loopMetrics(app); // after it: m.histogram.p99, m.series
  */
 export async function loopMetrics(
   target: AppHandle | string,

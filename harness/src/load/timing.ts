@@ -11,6 +11,7 @@ import { type Spread, spread } from "../core/stats";
  */
 
 export interface RouteTiming {
+  /** The path as given (with `{name}` where each request had a fresh name). */
   path: string;
   /** Wall time of each measured request, from sending it to the last byte of the answer, in ms. */
   ms: Spread;
@@ -18,22 +19,32 @@ export interface RouteTiming {
   bodies: unknown[];
 }
 
+const letters = (n: number): string =>
+  (n >= 26 ? letters(Math.floor(n / 26) - 1) : "") + String.fromCharCode(97 + (n % 26));
+const prefix = letters(Math.floor(Math.random() * 26 ** 3));
+let asked = 0;
+
+/** `path` with every `{name}` replaced by a name of lowercase letters not asked before by this process. */
+export function freshPath(path: string): string {
+  return path.replace(/\{name\}/g, () => `${prefix}${letters(asked++)}`.slice(0, 20));
+}
+
 /**
  * Time a route on its own: `warmup` requests discarded, then `repeats` requests one after the other,
  * none overlapping. For a route that blocks the event loop, this is how long each request holds it.
- * `path` may be a function, called before each request (e.g. a fresh name per request, so that no
- * cache answers). Throws on an answer other than 200 (with the start of its body; a redirect is not
- * followed) and on a non-loopback target. `repeats` default 5, `warmup` 1, `timeoutMs` 30000.
- * The work per request depends on the machine, so notebook 02 times it first and derives each rate
- * from it (`rateForShare`).
+ * `{name}` in `path` becomes, on every request, a name of lowercase letters never asked before, so
+ * that no cache answers (an exercise's `background.path`). Throws on an answer other than 200 (with
+ * the start of its body; a redirect is not followed) and on a non-loopback target. `repeats` default
+ * 5, `warmup` 1, `timeoutMs` 30000. The work per request depends on the machine, so notebook 02 and
+ * exercise 02 time it first and derive each rate from it (`rateForShare`).
  *
  * @example
- * const work = await wb.withApp("loop-blocking", (app) => lesson.timeRoute(app, "/expensive", { repeats: 5 }));
- * const rate = lesson.rateForShare(0.4, work.ms.median, { seconds: 5 });
+ * const work = await wb.withApp("loop-blocking", (app) => wb.timeRoute(app, "/expensive", { repeats: 5 }));
+ * const rate = wb.rateForShare(0.4, work.ms.median, { seconds: 5 });
  */
 export async function timeRoute(
   target: AppHandle | string,
-  path: string | (() => string),
+  path: string,
   opts: { repeats?: number; warmup?: number; timeoutMs?: number } = {},
 ): Promise<RouteTiming> {
   const repeats = opts.repeats ?? 5;
@@ -46,7 +57,7 @@ export async function timeRoute(
   const times: number[] = [];
   const bodies: unknown[] = [];
   for (let i = 0; i < warmup + repeats; i++) {
-    const url = loopbackUrl(base, typeof path === "string" ? path : path());
+    const url = loopbackUrl(base, freshPath(path));
     const t0 = performance.now();
     const res = await fetch(url, { signal: AbortSignal.timeout(opts.timeoutMs ?? 30000), redirect: "manual" });
     const text = await res.text();
@@ -62,7 +73,7 @@ export async function timeRoute(
     }
     bodies.push(body);
   }
-  return { path: typeof path === "string" ? path : "(a path per request)", ms: spread(times), bodies };
+  return { path, ms: spread(times), bodies };
 }
 
 /**
