@@ -42,7 +42,7 @@ export { markdownTable } from "./charts/tables";
 
 // apps/: starting, watching and stopping servers; the framework registry
 export type { ConformanceResult, RouteCheck } from "./apps/conformance";
-export { frameworks, frameworkVersion } from "./apps/frameworks";
+export { frameworks } from "./apps/frameworks";
 export type { FrameworkEntry } from "./apps/frameworks";
 export { running } from "./apps/lifecycle";
 export type { AppRef } from "./apps/registry";

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { repoRoot } from "../core/paths";
 
 /**
  * The framework apps of apps/frameworks/: one typed list instead of a glob, so a notebook says
@@ -24,9 +25,16 @@ export interface FrameworkEntry {
    */
   runtime?: "bun";
   notes?: string;
+  /**
+   * The version that will run, read when asked from node_modules/<package>/package.json (the root
+   * package.json says what was asked for, node_modules what was installed); for node:http, the
+   * version of the Node running this code, without the "v". Reading it throws a plain Error when the
+   * package is not installed.
+   */
+  readonly version: string;
 }
 
-const list: FrameworkEntry[] = [
+const list: Omit<FrameworkEntry, "version">[] = [
   {
     name: "node-http",
     title: "node:http",
@@ -129,17 +137,25 @@ const list: FrameworkEntry[] = [
  * through `@hono/node-server`'s fetch adaptor (`apps/frameworks/lib/serve-fetch.js`).
  *
  * @example
- * const restify = wb.frameworks.find((f) => f.name === "restify")!;
- * console.log(`restify ${wb.frameworkVersion(restify, wb.repoRoot)}`);
+ * console.log(`restify ${wb.frameworks.find((f) => f.name === "restify")!.version}`);
  */
-export const frameworks: readonly FrameworkEntry[] = Object.freeze(list.map((entry) => Object.freeze(entry)));
+export const frameworks: readonly FrameworkEntry[] = Object.freeze(
+  list.map((entry) =>
+    Object.freeze(
+      Object.defineProperty({ ...entry }, "version", {
+        get: () => frameworkVersion(entry, repoRoot),
+        enumerable: true,
+      }) as FrameworkEntry,
+    ),
+  ),
+);
 
 /**
  * The version that will run, read from <repoRoot>/node_modules/<package>/package.json (the root
  * package.json says what was asked for, node_modules what was installed). For node:http: the
  * version of the Node running this code, without the "v". Throws a plain Error when it cannot.
  */
-export function frameworkVersion(entry: FrameworkEntry, repoRoot: string): string {
+export function frameworkVersion(entry: Pick<FrameworkEntry, "package">, repoRoot: string): string {
   if (entry.package === null) return process.versions.node;
   const file = path.join(repoRoot, "node_modules", entry.package, "package.json");
   let manifest: { version?: unknown };
