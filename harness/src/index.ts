@@ -46,6 +46,7 @@ export { frameworks } from "./apps/frameworks";
 export type { FrameworkEntry } from "./apps/frameworks";
 export { running } from "./apps/lifecycle";
 export type { AppRef } from "./apps/registry";
+export { runtimes } from "./apps/runtimes";
 export type { RuntimeEntry } from "./apps/runtimes";
 export { withApp, withApps } from "./apps/start";
 export type { AppHandle, StartOptions } from "./apps/start";

@@ -12,7 +12,7 @@ export type { ProbeSample } from "./apps/channel";
 export { PROBE_FILE } from "./apps/channel";
 export { stopAll } from "./apps/lifecycle";
 export { resolveApp } from "./apps/registry";
-export { runtimeByName, runtimes } from "./apps/runtimes";
+export { runtimeByName } from "./apps/runtimes";
 export type { ExitInfo } from "./apps/spawn";
 export { startApp } from "./apps/start";
 export type { ThreadKind, ThreadsUsage } from "./apps/usage";

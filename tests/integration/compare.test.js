@@ -161,9 +161,7 @@ test('a server that never listens: exit 3, the side named with the cause and the
 })
 
 test('one file on two runtimes (make compare APP=... RUNTIMES=node24,node26), where make runtimes installed Node 24', async (t) => {
-  const node24 = require('@workbook/harness/internal')
-    .runtimes()
-    .find((r) => r.name === 'node24')
+  const node24 = wb.runtimes().find((r) => r.name === 'node24')
   if (!node24?.present) return t.skip(`Node 24 is not installed: ${node24?.missing}`)
   const c = await tools.compare({ app: fx('base.js'), runtime: 'node24' }, { app: fx('base.js') }, { seconds: 15 })
   t.assert.match(c.a.runtime, /^Node 24\./, numbers(c))

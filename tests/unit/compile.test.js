@@ -4,7 +4,7 @@
 const { test } = require('node:test')
 const fs = require('node:fs')
 const path = require('node:path')
-const hi = require('@workbook/harness/internal')
+const wb = require('@workbook/harness')
 const nb03 = require('../../notebooks/03-frameworks.ts')
 const { startApp } = require('./helpers').internal('apps/start')
 
@@ -22,7 +22,7 @@ test('a standalone app takes no runtime and no runtime flags', async (t) => {
 })
 
 test('withBunCompiled builds one executable in build/compiled, runs it standalone, and leaves nothing behind', async (t) => {
-  const bun = hi.runtimes().find((r) => r.name === 'bun')
+  const bun = wb.runtimes().find((r) => r.name === 'bun')
   const entry = path.join(require('@workbook/harness').appsDir, 'frameworks', 'node-http.js')
   const before = leftOver()
   if (!bun.present) {

@@ -143,7 +143,7 @@ let cached: RuntimeEntry[] | undefined;
  * it and the download size, never thrown. Start an app on one with `startApp(app, { runtime: entry.binary })`.
  *
  * @example
- * const bun = lesson.runtimes().find((r) => r.name === "bun")!;
+ * const bun = wb.runtimes().find((r) => r.name === "bun")!;
  * if (bun.present) await wb.withApp("frameworks/elysia", (app) => wb.runLoad({ target: app, path: "/json" }), { runtime: bun.binary });
  */
 export function runtimes(): RuntimeEntry[] {
