@@ -354,7 +354,7 @@ const PENDING = new Set([
     ...['runtimes'],
     // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
-    ...['roundsToAgree', 'roundRatios', 'clinicFlame', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
+    ...['roundsToAgree', 'roundRatios', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
     ...['median', 'slope', 'atCellEnd', 'PROBE_FILE', 'resolveApp', 'runtimeByName', 'readThreads', 'THREAD_KINDS'],
     ...['loadReport', 'combineLoads', 'profileDir', 'cpuFlame', 'frameOf', 'heapFlame', 'sourceLines'],
   ].map((n) => `/internal:${n}`),

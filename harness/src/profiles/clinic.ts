@@ -11,12 +11,12 @@ import { repoRoot } from "../core/paths";
 import { pinning } from "../core/pinning";
 import { settings } from "../core/settings";
 import { within } from "../core/time";
-import { type FlameSamples, readFlameSamples } from "./clinic-samples";
 import { profileDir } from "./cpu-profile";
 import { type DoctorData, type DoctorSampling, doctorGcTimes, doctorSampling, doctorSeries } from "./doctor";
 
 /**
- * clinic doctor and clinic flame, with the same face as cpuProfile: options in, a result out.
+ * clinic doctor, with the same face as cpuProfile: options in, a result out. (clinic flame is left
+ * out: no notebook runs it; the workbook's flame graphs come from cpuProfile.)
  * clinic 13 is unmaintained; what it needs on current Node (checked on Node 26):
  *   - NO_INSIGHT=1, or without a terminal it waits on an analytics prompt and exits silently;
  *   - `--on-port <load command>`: clinic runs it once the app listens, then stops the app
@@ -39,7 +39,7 @@ export interface ClinicOptions {
 }
 
 export interface ClinicResult {
-  tool: "doctor" | "flame";
+  tool: "doctor";
   app: string;
   /** The HTML report: open it in a browser for clinic's own interactive view. */
   html: string;
@@ -57,15 +57,10 @@ export interface DoctorResult extends ClinicResult {
   sampling: DoctorSampling;
 }
 
-export interface FlameResult extends ClinicResult {
-  tool: "flame";
-  data: FlameSamples;
-}
-
 const CLINIC = path.join(repoRoot, "node_modules", "clinic", "bin.js");
 const AUTOCANNON = path.join(repoRoot, "node_modules", "autocannon", "autocannon.js");
 
-async function runClinic(tool: "doctor" | "flame", ref: AppRef, opts: ClinicOptions): Promise<ClinicResult> {
+async function runClinic(tool: "doctor", ref: AppRef, opts: ClinicOptions): Promise<ClinicResult> {
   const app = resolveApp(ref);
   const { dir: dest, done } = profileDir("clinic", `${app.name}-${tool}`);
   try {
@@ -184,12 +179,6 @@ export async function clinicDoctor(ref: AppRef, opts: ClinicOptions = {}): Promi
   const r = await runClinic("doctor", ref, opts);
   const data = readDoctorData(r.html);
   return { ...r, tool: "doctor", data, sampling: doctorSampling(data) };
-}
-
-/** clinic flame on an app under load (options and errors as clinicDoctor): the interactive HTML report, its data folder and a summary of its samples (the frames on top of the stack by `selfShare`, and the app's own JavaScript frames). A tick address V8 could not resolve is left out of its stack by 0x, so its time counts as the self time of the nearest resolved frame below. Throws a plain Error when its data folder holds no samples file. The workbook's own flame graphs come from `cpuProfile`. */
-export async function clinicFlame(ref: AppRef, opts: ClinicOptions = {}): Promise<FlameResult> {
-  const r = await runClinic("flame", ref, opts);
-  return { ...r, tool: "flame", data: readFlameSamples(r.dataDir, path.dirname(resolveApp(ref).entryPath)) };
 }
 
 /** Doctor's samples drawn as four panels (loop delay, CPU, heap with GCs, handles); the subtitle names doctor's verdict; the text face is a table of the samples (the first of each twentieth of the time axis). Throws a plain Error when the data has no samples. */
