@@ -37,7 +37,6 @@ export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";
 export { rateForShare, timeRoute } from "./load/timing";
 // profiles/: where the time and the memory go
-export { clinicDoctor, doctorChart } from "./profiles/clinic";
 export { profileDir } from "./profiles/cpu-profile";
 export type { V8CpuProfile, V8HeapProfile } from "./profiles/flame";
 export { cpuFlame, frameOf, heapFlame, sourceLines } from "./profiles/flame";

@@ -348,9 +348,9 @@ const PENDING = new Set([
   ...['measuringGenerator', 'SATURATION_CPU_PERCENT', 'heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
   ...['runChild'].map((n) => `:${n}`),
   ...['backgroundPlan', 'exerciseRun'].map((n) => `/exercises:${n}`),
-  // Notebook 01: profiles and clinic doctor; 02: paced loads beside each other; 03: runtimes.
+  // Notebook 02: paced loads beside each other; 03: runtimes.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'contentionRounds', 'loopMetrics', 'rateForShare', 'timeRoute'],
+    ...['contentionRounds', 'loopMetrics', 'rateForShare', 'timeRoute'],
     ...['runtimes'],
     // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
