@@ -1,8 +1,6 @@
 // Notebook 01's own helpers (the shared harness, `wb`, keeps what two notebooks use).
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import * as Plot from "@observablehq/plot";
 import * as wb from "@workbook/harness";
 
 /** How many lines of app file `edited` differ from app file `from` (a line-for-line edit), of how many. */
@@ -747,61 +745,21 @@ export function doctorSampling(data: DoctorData, intervalMs = 10): DoctorSamplin
   };
 }
 
-// doctor's samples drawn as its report draws them, four panels over one time axis, with Observable
-// Plot: the harness shows any chart given as SVG (`wb.Chart`), and `wb.stack` puts panels one above
-// the other. The colours are the workbook's (harness/src/charts/theme.ts).
-const COLOURS = { delay: "#e15759", cpu: "#4e79a7", heapTotal: "#bab0ac", heapUsed: "#b07aa1", handles: "#59a14f" };
+// doctor's samples drawn as its report draws them: four wb.lines panels given one time axis (one x
+// extent, the same margins), one above the other with wb.stack.
+const PANEL = { height: 150, marginLeft: 60, marginRight: 110, xLabel: "seconds since doctor's first sample" };
 
-let dom: import("jsdom").JSDOM | null = null;
-
-/** Plot options drawn as a chart with a title, in the workbook's font (the one its PNGs are drawn in). */
-function plotChart(options: Plot.PlotOptions & { width: number; height: number }, title: string): wb.Chart {
-  // createRequire: this module runs as CommonJS in the notebook (tslab) and as an ES module in the unit tests.
-  const jsdom = createRequire(path.join(wb.repoRoot, "package.json"))("jsdom") as typeof import("jsdom");
-  dom ??= new jsdom.JSDOM("<!DOCTYPE html><body></body>");
-  const figure = Plot.plot({
-    ...options,
-    document: dom.window.document,
-    style: { fontFamily: "DejaVu Sans, sans-serif", fontSize: "11px", background: "white", color: "black" },
-  }) as unknown as Element;
-  const { width, height } = options;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${figure.outerHTML}</svg>`;
-  // A stack of one: the chart under its title.
-  return { ...wb.stack([{ title, svg, text: title, width, height }], { title }), text: title };
-}
-
-/** One panel: the series of `keys` over time, each labelled at its end; `extra` marks drawn beneath. */
+/** One panel: the series of `keys` from 0 to `tMax` s, each labelled at its end; `marksX`: ticks along the bottom. */
 function doctorPanel(
   rows: DoctorRow[],
-  keys: { key: keyof DoctorRow; label: string; colour: string }[],
-  title: string,
-  yLabel: string,
-  extra: Plot.Markish[] = [],
+  keys: { key: keyof DoctorRow; label: string }[],
+  tMax: number,
+  meta: { title: string; subtitle?: string; yLabel: string; marksX?: number[] },
 ): wb.Chart {
-  const long = rows.flatMap((r) => keys.map((k) => ({ t: r.t, v: r[k.key], series: k.label })));
-  const tMax = Math.max(0.001, ...rows.map((r) => r.t));
-  const { selectLast } = Plot;
-  return plotChart(
-    {
-      width: 760,
-      height: 150,
-      marginLeft: 60,
-      marginRight: 110,
-      x: { label: "seconds since doctor's first sample", domain: [0, tMax], grid: true },
-      y: { label: yLabel, grid: true, zero: true },
-      color: { domain: keys.map((k) => k.label), range: keys.map((k) => k.colour) },
-      marks: [
-        ...extra,
-        Plot.line(long, { x: "t", y: "v", z: "series", stroke: "series", strokeWidth: 1.8 }),
-        Plot.dot(long, { x: "t", y: "v", fill: "series", r: 1.8 }),
-        Plot.text(
-          long,
-          selectLast({ x: "t", y: "v", z: "series", text: "series", fill: "series", dx: 5, textAnchor: "start" }),
-        ),
-      ],
-    },
-    title,
-  );
+  const points = rows.flatMap((r) => keys.map((k) => ({ x: r.t, y: r[k.key], series: k.label })));
+  // The stack's text face is one table of the samples (doctorChart), not each panel's points.
+  const text = meta.subtitle ? `${meta.title}\n${meta.subtitle}` : meta.title;
+  return { ...wb.lines(points, { ...PANEL, ...meta, xDomain: [0, tMax] }), text };
 }
 
 /** A fixed-width table for the chart's text face: numbers right-aligned, two decimals unless whole. */
@@ -819,7 +777,8 @@ function textTable(rows: Record<string, number>[]): string {
 
 /**
  * doctor's samples as one stacked chart, its report's four panels: event-loop delay, CPU, heap (used
- * and total, V8's garbage collections as ticks along the bottom) and active handles. The subtitle
+ * and total, V8's garbage collections as ticks along the bottom: those while doctor sampled, the
+ * others counted in the panel's subtitle) and active handles. The subtitle
  * names doctor's verdict (`meta.subtitle` replaces it); the text face is a table of the samples (the
  * first of each twentieth of the time axis, and the last). Throws when the data has no samples.
  */
@@ -827,36 +786,34 @@ export function doctorChart(r: Pick<DoctorResult, "data">, meta: wb.ChartMeta): 
   const rows = doctorSeries(r.data);
   const n = rows.length;
   const tMax = rows[n - 1].t;
+  const axisEnd = Math.max(0.001, tMax);
   const gc = doctorGcTimes(r.data);
-  const heapTop = Math.max(1, ...rows.map((row) => row.heapTotalMB));
-  const gcTicks = Plot.ruleX(
-    gc.filter((t) => t >= 0 && t <= tMax), // the GCs within the time axis
-    { x: (t: number) => t, y1: 0, y2: 0.08 * heapTop, stroke: COLOURS.heapUsed, strokeOpacity: 0.6 },
-  );
+  const drawn = gc.filter((t) => t >= 0 && t <= axisEnd); // wb.lines leaves out ticks off the time axis
+  const offAxis = gc.length - drawn.length;
   const panels = [
-    doctorPanel(
-      rows,
-      [{ key: "delayMs", label: "loop delay", colour: COLOURS.delay }],
-      "Event-loop delay (ms): how late doctor's own timer fired",
-      "ms",
-    ),
-    doctorPanel(rows, [{ key: "cpuPercent", label: "CPU", colour: COLOURS.cpu }], "CPU (% of one core)", "%"),
+    doctorPanel(rows, [{ key: "delayMs", label: "loop delay" }], axisEnd, {
+      title: "Event-loop delay (ms): how late doctor's own timer fired",
+      yLabel: "ms",
+    }),
+    doctorPanel(rows, [{ key: "cpuPercent", label: "CPU" }], axisEnd, { title: "CPU (% of one core)", yLabel: "%" }),
     doctorPanel(
       rows,
       [
-        { key: "heapTotalMB", label: "heap total", colour: COLOURS.heapTotal },
-        { key: "heapUsedMB", label: "heap used", colour: COLOURS.heapUsed },
+        { key: "heapTotalMB", label: "heap total" },
+        { key: "heapUsedMB", label: "heap used" },
       ],
-      `Heap (MB); ticks along the bottom: ${gc.length} garbage collections`,
-      "MB",
-      [gcTicks],
+      axisEnd,
+      {
+        title: `Heap (MB); ticks along the bottom: ${drawn.length} garbage collections`,
+        ...(offAxis ? { subtitle: `${offAxis} more outside doctor's samples are not drawn` } : {}),
+        yLabel: "MB",
+        marksX: drawn,
+      },
     ),
-    doctorPanel(
-      rows,
-      [{ key: "handles", label: "handles", colour: COLOURS.handles }],
-      "Active handles (sockets, timers, servers)",
-      "handles",
-    ),
+    doctorPanel(rows, [{ key: "handles", label: "handles" }], axisEnd, {
+      title: "Active handles (sockets, timers, servers)",
+      yLabel: "handles",
+    }),
   ];
   // The text face keeps the first sample of each twentieth of the time axis (and the last), so that a
   // burst of samples while the app idles does not crowd out the sparse ones under load.

@@ -190,12 +190,36 @@ test("doctorGcTimes reads V8's garbage collections from doctor's trace events, i
 test("doctorChart draws doctor's four panels, its GCs and its verdict, and refuses empty data", (t) => {
   const data = doctorData(
     [doctorStat(0, 3), doctorStat(1, 50, 2.5e7), doctorStat(2, 3)],
-    [{ name: 'V8.GCScavenger', args: { startTimestamp: 1500 } }],
+    [
+      { name: 'V8.GCScavenger', args: { startTimestamp: 1500 } },
+      { name: 'V8.GCScavenger', args: { startTimestamp: 3500 } }, // after the last sample (2 s)
+    ],
   )
   const chart = here.doctorChart({ data }, { title: 'doctor' })
   for (const panel of ['Event-loop delay', 'CPU \\(% of one core\\)', 'Heap \\(MB\\)', 'Active handles'])
     t.assert.match(chart.svg, new RegExp(panel))
-  t.assert.match(chart.svg, /ticks along the bottom: 1 garbage collections/)
+  // the heading counts the ticks drawn, and says how many GCs fell off the time axis
+  t.assert.match(
+    chart.svg,
+    /ticks along the bottom: 1 garbage collections<\/text>.*1 more outside doctor(&#x27;|')s samples are not drawn/,
+  )
+  t.assert.match(
+    chart.text,
+    /\nHeap \(MB\); ticks along the bottom: 1 garbage collections\n1 more outside doctor's samples/,
+  )
+  const rules = chart.svg.match(/<g aria-label="rule"[^>]*>(?:<line [^>]*><\/line>)*<\/g>/g)
+  t.assert.deepStrictEqual(
+    rules?.map((g) => g.match(/<line /g).length),
+    [1],
+  )
+  // one time axis: every panel's x axis runs from 0 at the same left edge to 2 at the same right edge
+  const axes = [...chart.svg.matchAll(/aria-label="x-axis tick"[^>]*>((?:<path [^>]*><\/path>)+)/g)].map((m) =>
+    [...m[1].matchAll(/translate\(([\d.]+),/g)].map((x) => Number(x[1])),
+  )
+  t.assert.deepStrictEqual(
+    axes.map((xs) => [xs[0], xs.at(-1)]),
+    new Array(4).fill([60, 640 - 110]),
+  )
   t.assert.match(
     chart.svg,
     /clinic doctor&#x27;s verdict: "none"|clinic doctor's verdict: &quot;none&quot;|verdict: "none"/,
