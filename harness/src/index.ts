@@ -63,7 +63,6 @@ export type { RouteTiming } from "./load/timing";
 export type { LatencySummary, LoadOptions, LoadResult, RunFigures } from "./load/types";
 
 // profiles/: where the time and the memory go
-export type { DoctorResult } from "./profiles/clinic";
 export { cpuProfile } from "./profiles/cpu-profile";
 export type { CpuProfileResult } from "./profiles/cpu-profile";
 export { heapProfile } from "./profiles/heap-profile";

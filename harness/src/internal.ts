@@ -36,7 +36,6 @@ export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";
 // profiles/: where the time and the memory go
-export { clinicDoctor, clinicFlame, doctorChart } from "./profiles/clinic";
 export { profileDir } from "./profiles/cpu-profile";
 export type { V8CpuProfile, V8HeapProfile } from "./profiles/flame";
 export { cpuFlame, frameOf, heapFlame, sourceLines } from "./profiles/flame";

@@ -1,30 +1,24 @@
 'use strict'
-// Integration: clinic run end to end on a live app (tests/integration/, make test-integration).
+// Integration: clinic doctor run end to end on a live app, as notebook 01 runs it (its module,
+// notebooks/01-slow-etag-server.ts); tests/integration/, make test-integration.
 const { test } = require('node:test')
-const path = require('node:path')
 const fs = require('node:fs')
+const path = require('node:path')
 const h = require('@workbook/harness')
-const hi = require('@workbook/harness/internal')
+const here = require(path.join(__dirname, '..', '..', 'notebooks', '01-slow-etag-server.ts'))
 
-test('clinicDoctor runs clinic non-interactively and returns the report, its data and verdict', async (t) => {
-  const d = await hi.clinicDoctor('hello-http', { seconds: 2, connections: 10 })
-  t.assert.ok(fs.existsSync(d.html) && d.html.endsWith('.clinic-doctor.html'))
+test('clinicDoctor runs clinic non-interactively and returns the report, its data, its verdict and its command', async (t) => {
+  const d = await here.clinicDoctor('hello-http', { seconds: 2, connections: 10 })
+  t.assert.ok(fs.existsSync(d.html) && d.html.endsWith('.clinic-doctor.html'), d.html)
+  const results = path.resolve(h.repoRoot, process.env.WORKBOOK_RESULTS_DIR || 'results')
+  t.assert.ok(d.html.startsWith(path.join(results, 'clinic', 'hello-http-doctor-')), d.html)
   t.assert.ok(d.data.processStat.length > 0)
   t.assert.strictEqual(typeof d.data.analysis.issueCategory, 'string')
-  t.assert.ok(d.load && d.load.reqPerSec > 0 && d.load.errors === 0)
-  t.assert.deepStrictEqual(h.running(), [])
-})
-
-test('clinicFlame runs clinic flame non-interactively and returns the report and a summary of its samples', async (t) => {
-  const f = await hi.clinicFlame('hello-http', { seconds: 2, connections: 10 })
-  t.assert.ok(fs.existsSync(f.html) && f.html.endsWith('.clinic-flame.html'))
-  t.assert.ok(f.data.ticks > 0, 'no ticks sampled')
-  t.assert.ok(f.data.top.length > 0 && f.data.top[0].selfShare > 0)
-  t.assert.ok(
-    f.data.top.every((fr, i, a) => i === 0 || a[i - 1].selfShare >= fr.selfShare),
-    'top is sorted by self share',
+  t.assert.strictEqual(d.sampling.samples, d.data.processStat.length)
+  t.assert.ok(d.load && d.load.reqPerSec > 0 && d.load.errors === 0 && d.load.non2xx === 0, JSON.stringify(d.load))
+  t.assert.match(
+    d.command,
+    /clinic\/bin\.js doctor .*--on-port .*autocannon.* -c 10 -d 2 .*node apps\/hello-http\/server\.js$/,
   )
-  t.assert.ok(f.data.app.every((fr) => fr.app && fr.name.includes(path.join('apps', 'hello-http'))))
-  t.assert.ok(f.load && f.load.reqPerSec > 0 && f.load.errors === 0)
   t.assert.deepStrictEqual(h.running(), [])
 })

@@ -39,7 +39,7 @@ YEAR = re.compile(r"(19|20)\d\d")
 LINK = re.compile(r"\]\([^)]*\)|https?://\S+")
 CHECK_LINE = re.compile(r"^(ok|FAIL|skipped)\b")
 RUNS_A_LOAD = re.compile(r"\b(runLoad|interleavedLoads|contentionRounds|pacedLoad|freshLoad|cpuProfile|"
-                         r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|clinicFlame|diagnose|compare|autocannon)\(")
+                         r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|diagnose|compare|autocannon)\(")
 
 
 def texts(cell) -> list[str]:

@@ -348,12 +348,12 @@ const PENDING = new Set([
   ...['heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
   ...['runChild'].map((n) => `:${n}`),
   ...['exerciseRun'].map((n) => `/exercises:${n}`),
-  // Notebook 01: clinic doctor; 02: paced loads beside each other.
+  // Notebook 02: paced loads beside each other.
   ...[
-    ...['clinicDoctor', 'doctorChart', 'contentionRounds'],
+    ...['contentionRounds'],
     // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
     ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
-    ...['roundsToAgree', 'roundRatios', 'clinicFlame', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
+    ...['roundsToAgree', 'roundRatios', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
     ...['median', 'slope', 'atCellEnd', 'PROBE_FILE', 'resolveApp', 'runtimeByName', 'readThreads', 'THREAD_KINDS'],
     ...['loadReport', 'combineLoads', 'profileDir', 'cpuFlame', 'frameOf', 'heapFlame', 'sourceLines'],
     ...['measuringGenerator'],

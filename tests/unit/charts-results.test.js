@@ -136,3 +136,58 @@ test('axis labels fit their margin and read as numbers: 40k, not a clipped "0,00
   t.assert.strictEqual(tickLabel(2500), '2,500')
   t.assert.strictEqual(tickLabel(0.3), '0.3')
 })
+
+// lines' options for panels stacked over one x axis (clinic doctor's four panels in notebook 01).
+const twoPoints = [
+  { x: 1, y: 80, series: 'a' },
+  { x: 3, y: 75, series: 'a' },
+]
+const xTicks = (svg) =>
+  [...svg.match(/<g aria-label="x-axis tick"[\s\S]*?<\/g>/)[0].matchAll(/translate\(([\d.]+),([\d.]+)\)/g)].map((m) =>
+    Number(m[1]),
+  )
+const xTickLabels = (svg) =>
+  [...svg.match(/<g aria-label="x-axis tick label"[\s\S]*?<\/g>/)[0].matchAll(/>([^<]+)<\/text>/g)].map((m) => m[1])
+
+test("lines' xDomain fixes the x axis' extent; without it the axis spans the points", (t) => {
+  const h = require('@workbook/harness')
+  const meta = { title: 't', xLabel: 'seconds', yLabel: '%' }
+  const fixed = h.lines(twoPoints, { ...meta, xDomain: [0, 10] }).svg
+  t.assert.deepStrictEqual([xTickLabels(fixed)[0], xTickLabels(fixed).at(-1)], ['0', '10'])
+  const free = xTickLabels(h.lines(twoPoints, meta).svg)
+  t.assert.deepStrictEqual([free[0], free.at(-1)], ['1', '3'])
+})
+
+test("lines' marginLeft and marginRight place the plot; by default the y labels and end labels size them", (t) => {
+  const h = require('@workbook/harness')
+  const meta = { title: 't', xLabel: 'seconds', yLabel: '%', xDomain: [0, 3] }
+  // The x axis' first and last ticks (0 and 3) sit on the plot's left and right edges; the width is 640.
+  const set = xTicks(h.lines(twoPoints, { ...meta, marginLeft: 60, marginRight: 110 }).svg)
+  t.assert.deepStrictEqual([set[0], set.at(-1)], [60, 640 - 110])
+  const { textWidth } = internal('charts/theme')
+  const free = xTicks(h.lines(twoPoints, meta).svg)
+  t.assert.ok(free[0] > 0 && free[0] < 60, `left ${free[0]}`)
+  t.assert.ok(Math.abs(free.at(-1) - (640 - 20 - textWidth('a'))) < 1e-9, `right ${free.at(-1)}`)
+})
+
+test("lines' marksX draws an 8 px tick up from the x axis at each x within the axis, and nothing without it", (t) => {
+  const h = require('@workbook/harness')
+  const meta = { title: 't', xLabel: 'seconds', yLabel: '%', marginLeft: 60, marginRight: 110 }
+  const rules = (svg) =>
+    [...(svg.match(/<g aria-label="rule"[\s\S]*?<\/g>/)?.[0] ?? '').matchAll(/<line ([^>]*)>/g)].map((m) =>
+      Object.fromEntries([...m[1].matchAll(/(\w+)="([\d.]+)"/g)].map(([, k, v]) => [k, Number(v)])),
+    )
+  const svg = h.lines(twoPoints, { ...meta, xDomain: [0, 3], marksX: [-1, 0.5, 2, 3, 4] }).svg
+  const ticks = rules(svg)
+  // -1 and 4 lie outside the x axis: left out, not stretching it
+  t.assert.deepStrictEqual(
+    ticks.map((r) => Math.round(r.x1)),
+    [0.5, 2, 3].map((x) => Math.round(60 + (x / 3) * (640 - 170))),
+  )
+  const axisY = Number(svg.match(/aria-label="x-axis tick"[^>]*><path transform="translate\([\d.]+,([\d.]+)\)/)[1])
+  for (const r of ticks) t.assert.deepStrictEqual([r.x1 === r.x2, r.y2, r.y2 - r.y1], [true, axisY, 8])
+  // without xDomain the axis is the points' extent (1 to 3), and marks outside it are left out too
+  t.assert.strictEqual(rules(h.lines(twoPoints, { ...meta, marksX: [0.5, 2, 4] }).svg).length, 1)
+  t.assert.strictEqual(rules(h.lines(twoPoints, meta).svg).length, 0)
+  t.assert.strictEqual(h.lines(twoPoints, { ...meta, marksX: [] }).svg, h.lines(twoPoints, meta).svg)
+})

@@ -1,13 +1,11 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const hi = require('@workbook/harness/internal')
 // What notebooks 01 and 03 alone use lives beside them (notebooks/NN-name.ts).
 const nb01 = require('../../notebooks/01-slow-etag-server.ts')
 const nb03 = require('../../notebooks/03-frameworks.ts')
 const { internal, spin } = require('./helpers')
 const { startApp } = internal('apps/start')
-const { doctorSampling } = require('./helpers').internal('profiles/doctor')
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 // What always holds, however busy the machine: a timer never fires before its delay (to libuv's
@@ -111,26 +109,6 @@ test("warningTrace keeps the warning down to the app's frame, past Node's own", 
   t.assert.deepStrictEqual(warningTrace('listening on 3000\n', 'etag-warning/util.js'), [])
 })
 
-test('doctorChart draws doctor samples with its verdict and refuses empty data', (t) => {
-  const stat = (i) => ({
-    timestamp: 1000 + i * 10,
-    delay: i,
-    cpu: 0.5,
-    memory: { rss: 5e7, heapTotal: 3e7, heapUsed: 2e7, external: 0 },
-    handles: 3,
-  })
-  const result = (processStat) => ({
-    data: { traceEvent: [], processStat, analysis: { issues: {}, issueCategory: 'none' } },
-  })
-  const chart = hi.doctorChart(result([stat(0), stat(1), stat(2)]), { title: 'doctor' })
-  t.assert.match(chart.svg, /Event-loop delay/)
-  t.assert.match(
-    chart.svg,
-    /clinic doctor&#x27;s verdict: "none"|clinic doctor's verdict: &quot;none&quot;|verdict: "none"/,
-  )
-  t.assert.throws(() => hi.doctorChart(result([]), { title: 'x' }), /no processStat samples/)
-})
-
 /** The line of etag-fixed/util.js that hashes the body (JSON.stringify), 1-based, found in the file itself. */
 function stringifyLine() {
   const file = require('node:path').join(h.appsDir, 'etag-fixed', 'util.js')
@@ -232,33 +210,6 @@ test("cpuFlame gives each app frame its own samples by line, with the line's tex
       ['lost', [{ line: 2, samples: 1, share: 1, text: null }]],
       ['dep', []],
     ],
-  )
-})
-
-test('doctorSampling counts the samples taken under load and their gaps', (t) => {
-  const stat = (t, handles) => ({
-    timestamp: 1000 + t * 1000,
-    delay: handles > 4 ? 500 : 0,
-    cpu: 1,
-    memory: { rss: 5e7, heapTotal: 3e7, heapUsed: 2e7, external: 0 },
-    handles,
-  })
-  const data = {
-    traceEvent: [],
-    processStat: [stat(0, 4), stat(0.01, 4), stat(0.02, 4), stat(0.5, 104), stat(1.1, 104), stat(2, 103), stat(2.1, 4)],
-    analysis: { issues: {}, issueCategory: 'event-loop' },
-  }
-  const s = doctorSampling(data)
-  t.assert.strictEqual(s.samples, 7)
-  t.assert.deepStrictEqual(
-    s.underLoad.map((r) => r.handles),
-    [104, 104, 103],
-  )
-  t.assert.ok(Math.abs(s.loadSpanSeconds - 1.5) < 1e-9 && Math.abs(s.medianGapMs - 750) < 1e-6, JSON.stringify(s))
-  t.assert.strictEqual(s.expectedUnderLoad, 151)
-  t.assert.deepStrictEqual([s.idleHandles, s.peakHandles, s.intervalMs], [4, 104, 10])
-  t.assert.throws(() =>
-    doctorSampling({ traceEvent: [], processStat: [], analysis: { issues: {}, issueCategory: 'none' } }),
   )
 })
 

@@ -1,6 +1,8 @@
 'use strict'
 // notebooks/01-slow-etag-server.ts: the article's targets and doctor's handles, set beside a run; what
-// a frame of the flame graph called and what called it.
+// a frame of the flame graph called and what called it; clinic doctor's report, sampling and chart.
+const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { test } = require('node:test')
 const h = require('@workbook/harness')
@@ -120,4 +122,110 @@ test('a frame reference with a line tells two anonymous functions of one file ap
     () => here.calleesOf(flame, ref(50)),
     /no frame named "\(anonymous\)" in a file ending "etag-slow\/util.js", starting on line 50/,
   )
+})
+
+// clinic doctor, beside notebook 01: reading its report, its sampling, its chart (clinic itself runs in
+// tests/integration/clinic.test.js).
+const doctorStat = (t, handles, heapUsed = 2e7) => ({
+  timestamp: 1000 + t * 1000,
+  delay: handles > 4 ? 500 : 0,
+  cpu: 0.5,
+  memory: { rss: 5e7, heapTotal: 3e7, heapUsed, external: 0 },
+  handles,
+})
+const doctorData = (processStat, traceEvent = []) => ({
+  traceEvent,
+  processStat,
+  analysis: { issues: {}, issueCategory: 'none' },
+})
+
+test('readDoctorData reads the clinic-data <script> of a doctor report and refuses a file that is not one', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-clinic-'))
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const data = doctorData([doctorStat(0, 3)])
+  const report = path.join(dir, 'x.clinic-doctor.html')
+  fs.writeFileSync(
+    report,
+    `<html><script type="application/json" id="clinic-data">${JSON.stringify(data)}</script><script>x</script></html>`,
+  )
+  t.assert.deepStrictEqual(here.readDoctorData(report), data)
+  const other = path.join(dir, 'x.html')
+  fs.writeFileSync(other, '<html><body>not clinic</body></html>')
+  t.assert.throws(() => here.readDoctorData(other), { code: 'WB_NO_REPORT', message: /no clinic-data <script>/ })
+  fs.writeFileSync(other, '<script type="application/json" id="clinic-data">{"traceEvent":')
+  t.assert.throws(() => here.readDoctorData(other), { code: 'WB_NO_REPORT', message: /is not closed/ })
+})
+
+test('doctorSampling counts the samples taken under load and their gaps', (t) => {
+  const stats = [
+    [0, 4],
+    [0.01, 4],
+    [0.02, 4],
+    [0.5, 104],
+    [1.1, 104],
+    [2, 103],
+    [2.1, 4],
+  ]
+  const s = here.doctorSampling(doctorData(stats.map(([at, handles]) => doctorStat(at, handles))))
+  t.assert.strictEqual(s.samples, 7)
+  t.assert.deepStrictEqual(
+    s.underLoad.map((r) => r.handles),
+    [104, 104, 103],
+  )
+  t.assert.ok(Math.abs(s.loadSpanSeconds - 1.5) < 1e-9 && Math.abs(s.medianGapMs - 750) < 1e-6, JSON.stringify(s))
+  t.assert.strictEqual(s.expectedUnderLoad, 151)
+  t.assert.deepStrictEqual([s.idleHandles, s.peakHandles, s.intervalMs], [4, 104, 10])
+  t.assert.throws(() => here.doctorSampling(doctorData([])), /no processStat samples/)
+})
+
+test("doctorGcTimes reads V8's garbage collections from doctor's trace events, in seconds from its first sample", (t) => {
+  const gc = (name, startTimestamp) => ({ name, args: { startTimestamp } })
+  const data = doctorData(
+    [doctorStat(0, 3), doctorStat(1, 3)],
+    [gc('V8.GCScavenger', 1250), gc('V8.GCFinalizeMC', 1900), gc('V8.Execute', 1300), { name: 'V8.GCIdle' }],
+  )
+  t.assert.deepStrictEqual(here.doctorGcTimes(data), [0.25, 0.9])
+})
+
+test("doctorChart draws doctor's four panels, its GCs and its verdict, and refuses empty data", (t) => {
+  const data = doctorData(
+    [doctorStat(0, 3), doctorStat(1, 50, 2.5e7), doctorStat(2, 3)],
+    [
+      { name: 'V8.GCScavenger', args: { startTimestamp: 1500 } },
+      { name: 'V8.GCScavenger', args: { startTimestamp: 3500 } }, // after the last sample (2 s)
+    ],
+  )
+  const chart = here.doctorChart({ data }, { title: 'doctor' })
+  for (const panel of ['Event-loop delay', 'CPU \\(% of one core\\)', 'Heap \\(MB\\)', 'Active handles'])
+    t.assert.match(chart.svg, new RegExp(panel))
+  // the heading counts the ticks drawn, and says how many GCs fell off the time axis
+  t.assert.match(
+    chart.svg,
+    /ticks along the bottom: 1 garbage collections<\/text>.*1 more outside doctor(&#x27;|')s samples are not drawn/,
+  )
+  t.assert.match(
+    chart.text,
+    /\nHeap \(MB\); ticks along the bottom: 1 garbage collections\n1 more outside doctor's samples/,
+  )
+  const rules = chart.svg.match(/<g aria-label="rule"[^>]*>(?:<line [^>]*><\/line>)*<\/g>/g)
+  t.assert.deepStrictEqual(
+    rules?.map((g) => g.match(/<line /g).length),
+    [1],
+  )
+  // one time axis: every panel's x axis runs from 0 at the same left edge to 2 at the same right edge
+  const axes = [...chart.svg.matchAll(/aria-label="x-axis tick"[^>]*>((?:<path [^>]*><\/path>)+)/g)].map((m) =>
+    [...m[1].matchAll(/translate\(([\d.]+),/g)].map((x) => Number(x[1])),
+  )
+  t.assert.deepStrictEqual(
+    axes.map((xs) => [xs[0], xs.at(-1)]),
+    new Array(4).fill([60, 640 - 110]),
+  )
+  t.assert.match(
+    chart.svg,
+    /clinic doctor&#x27;s verdict: "none"|clinic doctor's verdict: &quot;none&quot;|verdict: "none"/,
+  )
+  t.assert.match(chart.text, /^doctor\n *t s +delay ms +cpu % +heap used MB +heap total MB +handles\n/)
+  t.assert.match(chart.text, /\n +1 +500 +50 +23\.84 +28\.61 +50\n/)
+  t.assert.strictEqual(here.doctorChart({ data }, { title: 'd', subtitle: 'mine' }).svg.includes('verdict'), false)
+  t.assert.throws(() => here.doctorChart({ data: doctorData([]) }, { title: 'x' }), /no processStat samples/)
 })

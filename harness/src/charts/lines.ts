@@ -3,7 +3,7 @@ import { fmt } from "../core/format";
 import { numberAxis, tickLabel } from "./axes";
 import { type Chart, type ChartMeta, plot } from "./plot";
 import { textTable } from "./tables";
-import { PALETTE, textWidth } from "./theme";
+import { MUTED, PALETTE, textWidth } from "./theme";
 
 export interface SeriesPoint {
   /** x: seconds, connections, loop size... */
@@ -23,6 +23,14 @@ export interface LinesMeta extends ChartMeta {
   colours?: Record<string, string>;
   /** A dashed horizontal line at this y (a threshold, a budget); say what it is in the subtitle. */
   reference?: number;
+  /** The x axis' extent; default: the points'. Charts stacked with the same xDomain and margins share one time axis. */
+  xDomain?: [number, number];
+  /** Pixels left of the plot; default: as wide as the y axis' labels need. */
+  marginLeft?: number;
+  /** Pixels right of the plot; default: 20 + the widest series name (the end labels). */
+  marginRight?: number;
+  /** Short ticks along the bottom at these x (events: garbage collections); say what they are in the subtitle. */
+  marksX?: number[];
 }
 
 /**
@@ -30,7 +38,11 @@ export interface LinesMeta extends ChartMeta {
  * for; a label that would print over the one above it is moved down just enough to clear it).
  * `meta`: `title`, `xLabel` and `yLabel` REQUIRED; `subtitle`, `text`, `logX`, `logY`, `dots`
  * (default true), `height` (default 260), `colours` (by series name; the others take the palette in
- * order), `reference` (a dashed horizontal line at that y) OPTIONAL. A linear y axis starts at 0 and
+ * order), `reference` (a dashed horizontal line at that y), `xDomain` (default: the points' x extent),
+ * `marginLeft` (default: as wide as the y labels need), `marginRight` (default: 20 + the widest series
+ * name), `marksX` (an 8 px tick up from the x axis at each of these x; those outside the x axis are left
+ * out, so they never stretch it) OPTIONAL. Panels given one `xDomain`, `marginLeft` and `marginRight`
+ * line up on one x axis when wb.stack puts them one above the other. A linear y axis starts at 0 and
  * ends at a round tick above the data; its labels share one unit (`0, 10k, 20k`; `0, 0.5M, 1M`), never
  * SI units (`100m` would read as 100 ms).
  */
@@ -47,12 +59,21 @@ export function lines(points: SeriesPoint[], meta: LinesMeta): Chart {
   );
   let next = 0;
   const colours = series.map((s) => meta.colours?.[s] ?? PALETTE[next++ % PALETTE.length]);
+  const xs = points.map((p) => p.x).filter(Number.isFinite);
+  const [x0, x1] = meta.xDomain ?? [Math.min(...xs), Math.max(...xs)];
+  const marksX = (meta.marksX ?? []).filter((x) => x >= Math.min(x0, x1) && x <= Math.max(x0, x1));
   return plot(
     {
       height,
-      marginLeft: y.margin,
-      marginRight: 20 + Math.max(...series.map((s) => textWidth(s))),
-      x: { label: meta.xLabel, type: meta.logX ? "log" : "linear", grid: true, tickFormat: tickLabel },
+      marginLeft: meta.marginLeft ?? y.margin,
+      marginRight: meta.marginRight ?? 20 + Math.max(...series.map((s) => textWidth(s))),
+      x: {
+        label: meta.xLabel,
+        type: meta.logX ? "log" : "linear",
+        grid: true,
+        tickFormat: tickLabel,
+        ...(meta.xDomain ? { domain: meta.xDomain } : {}),
+      },
       y: {
         label: meta.yLabel,
         type: meta.logY ? "log" : "linear",
@@ -65,6 +86,10 @@ export function lines(points: SeriesPoint[], meta: LinesMeta): Chart {
       marks: [
         ...(meta.reference !== undefined
           ? [Plot.ruleY([meta.reference], { stroke: "#333", strokeDasharray: "4,3" })]
+          : []),
+        // marksX: a rule over the plot's height, inset from the top to its last 8 px (the plot is height - 50).
+        ...(marksX.length
+          ? [Plot.ruleX(marksX, { stroke: MUTED, strokeOpacity: 0.6, insetTop: height - 50 - 8 })]
           : []),
         Plot.line(points, { x: "x", y: "y", z: "series", stroke: "series", strokeWidth: 2 }),
         ...((meta.dots ?? true)
