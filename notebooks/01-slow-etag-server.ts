@@ -762,19 +762,6 @@ function doctorPanel(
   return { ...wb.lines(points, { ...PANEL, ...meta, xDomain: [0, tMax] }), text };
 }
 
-/** A fixed-width table for the chart's text face: numbers right-aligned, two decimals unless whole. */
-function textTable(rows: Record<string, number>[]): string {
-  const cols = Object.keys(rows[0]);
-  const cell = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
-  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padStart(widths[i])).join("  ");
-  return [
-    line(cols),
-    line(widths.map((w) => "-".repeat(w))),
-    ...rows.map((r) => line(cols.map((c) => cell(r[c])))),
-  ].join("\n");
-}
-
 /**
  * doctor's samples as one stacked chart, its report's four panels: event-loop delay, CPU, heap (used
  * and total, V8's garbage collections as ticks along the bottom: those while doctor sampled, the
@@ -824,7 +811,7 @@ export function doctorChart(r: Pick<DoctorResult, "data">, meta: wb.ChartMeta): 
     buckets.add(b);
     return true;
   });
-  const table = textTable(
+  const table = wb.markdownTable(
     shown.map((row) => ({
       "t s": row.t,
       "delay ms": row.delayMs,

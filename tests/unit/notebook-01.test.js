@@ -224,8 +224,8 @@ test("doctorChart draws doctor's four panels, its GCs and its verdict, and refus
     chart.svg,
     /clinic doctor&#x27;s verdict: "none"|clinic doctor's verdict: &quot;none&quot;|verdict: "none"/,
   )
-  t.assert.match(chart.text, /^doctor\n *t s +delay ms +cpu % +heap used MB +heap total MB +handles\n/)
-  t.assert.match(chart.text, /\n +1 +500 +50 +23\.84 +28\.61 +50\n/)
+  t.assert.match(chart.text, /^doctor\n\| t s \| delay ms \| cpu % \| heap used MB \| heap total MB \| handles \|\n/)
+  t.assert.match(chart.text, /\n\| 1 \| 500 \| 50 \| 23\.8 \| 28\.6 \| 50 \|\n/)
   t.assert.strictEqual(here.doctorChart({ data }, { title: 'd', subtitle: 'mine' }).svg.includes('verdict'), false)
   t.assert.throws(() => here.doctorChart({ data: doctorData([]) }, { title: 'x' }), /no processStat samples/)
 })
