@@ -55,7 +55,7 @@ test('runLoad returns a tidy record with spread, percentiles, usage and fingerpr
   t.assert.strictEqual(r.errors + r.timeouts + r.non2xx, 0)
   // wrk (when installed) tells only whether a status was above 399; autocannon counts each status
   t.assert.ok((r.statusCodes['200'] ?? r.statusCodes['2xx/3xx']) === r.totalRequests, JSON.stringify(r.statusCodes))
-  t.assert.strictEqual(r.generator.name, h.measuringGenerator().name)
+  t.assert.strictEqual(r.generator.name, internal('core/generator').measuringGenerator().name)
   t.assert.ok(r.command.includes(r.url), r.command)
   t.assert.ok(r.server && r.server.rssPeakMB > 10 && r.server.cpuPercent.median > 0)
   // The server's CPU time per request, read from its own counters: a node:http hello world costs microseconds.
