@@ -589,7 +589,7 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
   const started = Date.now();
   const timeoutMs = opts.timeoutMs ?? 180_000;
   try {
-    const command = await wb.withApp(
+    const { command, report } = await wb.withApp(
       app,
       async (handle) => {
         let timer: NodeJS.Timeout | undefined;
@@ -604,7 +604,8 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
             `clinic doctor on "${name}" did not finish in ${timeoutMs} ms`,
             output,
           );
-        if (!fs.readdirSync(dest).some((f) => f.endsWith(".clinic-doctor.html")))
+        const report = fs.readdirSync(dest).find((f) => f.endsWith(".clinic-doctor.html"));
+        if (!report)
           throw new wb.WorkbookError(
             "WB_NO_REPORT",
             `clinic doctor on "${name}" wrote no report (exit ${JSON.stringify(exit)})`,
@@ -613,7 +614,7 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
               hint: "clinic needs the app to listen within its own start time and to exit when clinic stops it",
             },
           );
-        return handle.command;
+        return { command: handle.command, report };
       },
       {
         ...opts.start,
@@ -622,7 +623,7 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
         wrap: [...wrap, "--on-port", load, "--"],
       },
     );
-    const html = path.join(dest, fs.readdirSync(dest).find((f) => f.endsWith(".clinic-doctor.html"))!);
+    const html = path.join(dest, report);
     const data = readDoctorData(html);
     return {
       app: name,
