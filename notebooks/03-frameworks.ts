@@ -124,12 +124,13 @@ const SCRIPT = path.join(wb.appsDir, "frameworks", "lib", "validator-cost.js");
  * median of the batches' parse / parse-and-validate: the throughput a parse-only loop keeps when it
  * validates too, not a server's on/off.
  */
-export function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
-  return wb.measureScript<ValidatorCost>(SCRIPT, {
+export async function validatorCost(opts: ValidatorCostOptions): Promise<ValidatorCost> {
+  const run = await wb.measureScript<ValidatorCost>(SCRIPT, {
     args: [opts.validator, String(opts.batches ?? 21)],
     runtime: opts.runtime,
     timeoutMs: opts.timeoutMs,
   });
+  return run.result;
 }
 
 // Published framework benchmarks, quoted (not measured here): tests/unit/published.test.js.

@@ -94,7 +94,7 @@ export function meanReading(load: wb.LoadResult): MeanReading {
 // Micro-benchmarks and V8's own view, each in a child process (tests/unit/micro.test.js).
 
 /** The last line of stdout that is a JSON object starting with `key`, parsed; else an error showing the output. */
-export function reportOf(run: wb.ChildRun, key: string, who: string): Record<string, unknown> {
+export function reportOf(run: wb.ScriptRun<unknown>, key: string, who: string): Record<string, unknown> {
   const line = run.stdout
     .split("\n")
     .reverse()
@@ -221,11 +221,11 @@ export async function microbench(file: string, opts: MicrobenchOptions = {}): Pr
     throw new wb.WorkbookError("WB_BAD_OPTION", `microbench: processes must be a whole number >= 1, got ${processes}`);
   }
   const who = `microbench(${file})`;
-  const runs: wb.ChildRun[] = [];
+  const runs: wb.ScriptRun<unknown>[] = [];
   const reports: Record<string, unknown>[] = [];
   for (let i = 0; i < processes; i++) {
-    const one = await wb.runChild(file, {
-      who,
+    const one = await wb.measureScript(file, {
+      json: false, // the report is found by its key (reportOf)
       nodeArgs: opts.nodeArgs,
       env: { MICROBENCH_TIME_MS: String(times.timeMs), MICROBENCH_WARMUP_MS: String(times.warmupMs) },
       timeoutMs: opts.timeoutMs ?? 300_000,
@@ -400,8 +400,8 @@ export interface V8ViewOptions {
  */
 export async function v8View<T = Record<string, unknown>>(file: string, opts: V8ViewOptions = {}): Promise<V8View<T>> {
   const who = `v8View(${file})`;
-  const run = await wb.runChild(file, {
-    who,
+  const run = await wb.measureScript(file, {
+    json: false, // V8's --trace-deopt lines come with the report: reportOf finds it by its key
     nodeArgs: opts.nodeArgs ?? ["--allow-natives-syntax", "--trace-deopt"],
     timeoutMs: opts.timeoutMs ?? 60_000,
     pin: opts.pin,

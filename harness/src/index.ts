@@ -73,8 +73,8 @@ export type { MemoryWatch, HeapSnapshotsResult } from "./profiles/memory";
 // experiments/: measurements outside a server
 export { frameShare, gainCeiling } from "./experiments/request-share";
 export type { GainPart } from "./experiments/request-share";
-export { measureScript, runChild } from "./experiments/script";
-export type { ChildOptions, ChildRun, ScriptOptions } from "./experiments/script";
+export { measureScript } from "./experiments/script";
+export type { ScriptOptions, ScriptRun } from "./experiments/script";
 export { timerDrift } from "./experiments/timer-drift";
 
 // published/: figures quoted from articles and benchmarks, never measured, that two notebooks read

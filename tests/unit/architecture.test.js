@@ -346,7 +346,6 @@ const entryNames = () =>
 // name here; what only scripts, samples and tests use (startApp, pacedLoad...) then stays theirs.
 const PENDING = new Set([
   ...['heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
-  ...['runChild'].map((n) => `:${n}`),
   ...['exerciseRun'].map((n) => `/exercises:${n}`),
   // Notebook 02: paced loads beside each other.
   ...[
