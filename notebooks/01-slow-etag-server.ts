@@ -5,7 +5,8 @@ import * as wb from "@workbook/harness";
 
 /** How many lines of app file `edited` differ from app file `from` (a line-for-line edit), of how many. */
 export function changedLines(from: string, edited: string): { changed: number; of: number } {
-  const read = (f: string) => fs.readFileSync(path.join(wb.appsDir, f), "utf8").replace(/\n$/, "").split("\n");
+  const apps = path.join(wb.repoRoot, "apps");
+  const read = (f: string) => fs.readFileSync(path.join(apps, f), "utf8").replace(/\n$/, "").split("\n");
   const [a, b] = [read(from), read(edited)];
   if (a.length !== b.length) throw new Error(`${from} and ${edited} differ in length: not a line-for-line edit`);
   return { changed: a.filter((line, i) => line !== b[i]).length, of: a.length };

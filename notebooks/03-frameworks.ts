@@ -109,7 +109,7 @@ export interface ValidatorCostOptions {
   timeoutMs?: number;
 }
 
-const SCRIPT = path.join(wb.appsDir, "frameworks", "lib", "validator-cost.js");
+const SCRIPT = "frameworks/lib/validator-cost.js"; // relative to apps/, as measureScript takes it
 
 /**
  * Times a body validator of POST /validate on its own, in a child process on the runtime given:
@@ -342,7 +342,7 @@ interface Payloads {
 }
 
 // createRequire: this module runs as CommonJS in the notebook (tslab) and as an ES module in the unit tests.
-const PAYLOADS = path.join(wb.appsDir, "frameworks", "lib", "payloads.js");
+const PAYLOADS = path.join(wb.repoRoot, "apps", "frameworks", "lib", "payloads.js");
 const payloads = (): Payloads => createRequire(PAYLOADS)(PAYLOADS);
 
 /** The JSON body that the loads POST to /validate: the order of payloads.js, with its line items. */

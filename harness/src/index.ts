@@ -16,7 +16,7 @@ export { describeMachine } from "./core/fingerprint";
 export type { Fingerprint } from "./core/fingerprint";
 export { fmt, pct, times } from "./core/format";
 export type { GeneratorChoice, GeneratorName } from "./core/generator";
-export { appsDir, repoRoot } from "./core/paths";
+export { repoRoot } from "./core/paths";
 export { pinning } from "./core/pinning";
 export { notMeasured } from "./core/readings";
 export type { Pinning } from "./core/pinning";

@@ -8,11 +8,11 @@ const wb = require('@workbook/harness')
 const nb03 = require('../../notebooks/03-frameworks.ts')
 const { startApp } = require('./helpers').internal('apps/start')
 
-const compiled = path.join(require('@workbook/harness').appsDir, '..', 'build', 'compiled')
+const compiled = path.join(require('@workbook/harness').repoRoot, 'build', 'compiled')
 const leftOver = () => (fs.existsSync(compiled) ? fs.readdirSync(compiled) : null)
 
 test('a standalone app takes no runtime and no runtime flags', async (t) => {
-  const entry = path.join(require('@workbook/harness').appsDir, 'hello-http', 'server.js')
+  const entry = path.join(require('@workbook/harness').repoRoot, 'apps', 'hello-http', 'server.js')
   for (const opts of [{ runtime: process.execPath }, { nodeArgs: ['--cpu-prof'] }]) {
     await t.assert.rejects(
       startApp({ name: 'x', entry }, { standalone: true, ...opts }),
@@ -23,7 +23,7 @@ test('a standalone app takes no runtime and no runtime flags', async (t) => {
 
 test('withBunCompiled builds one executable in build/compiled, runs it standalone, and leaves nothing behind', async (t) => {
   const bun = wb.runtimes().find((r) => r.name === 'bun')
-  const entry = path.join(require('@workbook/harness').appsDir, 'frameworks', 'node-http.js')
+  const entry = path.join(require('@workbook/harness').repoRoot, 'apps', 'frameworks', 'node-http.js')
   const before = leftOver()
   if (!bun.present) {
     await t.assert.rejects(
@@ -57,7 +57,7 @@ test('withBunCompiled builds one executable in build/compiled, runs it standalon
   )
   t.assert.deepStrictEqual(leftOver(), before)
   await t.assert.rejects(
-    nb03.withBunCompiled(bun, path.join(require('@workbook/harness').appsDir, 'no-such.js'), async () => null),
+    nb03.withBunCompiled(bun, path.join(require('@workbook/harness').repoRoot, 'apps', 'no-such.js'), async () => null),
     /no such file/,
   )
 })

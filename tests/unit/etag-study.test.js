@@ -111,7 +111,7 @@ test("warningTrace keeps the warning down to the app's frame, past Node's own", 
 
 /** The line of etag-fixed/util.js that hashes the body (JSON.stringify), 1-based, found in the file itself. */
 function stringifyLine() {
-  const file = require('node:path').join(h.appsDir, 'etag-fixed', 'util.js')
+  const file = require('node:path').join(h.repoRoot, 'apps', 'etag-fixed', 'util.js')
   const lines = require('node:fs').readFileSync(file, 'utf8').split('\n')
   return lines.findIndex((l) => l.includes('JSON.stringify(res._body)')) + 1
 }
@@ -119,8 +119,8 @@ function stringifyLine() {
 // A tiny V8 profile: etaggerMiddleware and afterListener in etag-fixed/util.js, seed in etag-slow/app.js.
 function etagProfile() {
   const path = require('node:path')
-  const util = path.join(h.appsDir, 'etag-fixed', 'util.js')
-  const app = path.join(h.appsDir, 'etag-slow', 'app.js')
+  const util = path.join(h.repoRoot, 'apps', 'etag-fixed', 'util.js')
+  const app = path.join(h.repoRoot, 'apps', 'etag-slow', 'app.js')
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
   const hashLine = stringifyLine()
   return {
@@ -170,7 +170,7 @@ test('fileShare adds up the attributed shares of one file and refuses a file wit
 
 test("cpuFlame gives each app frame its own samples by line, with the line's text; other frames none", (t) => {
   const path = require('node:path')
-  const file = path.join(h.appsDir, 'etag-fixed', 'util.js')
+  const file = path.join(h.repoRoot, 'apps', 'etag-fixed', 'util.js')
   const source = require('node:fs').readFileSync(file, 'utf8').split('\n')
   const flame = cpuFlame(etagProfile())
   const listener = flame.hot.find((f) => f.name === 'afterListener')
@@ -196,7 +196,7 @@ test("cpuFlame gives each app frame its own samples by line, with the line's tex
   const gone = cpuFlame({
     nodes: [
       { ...frame(1, '(root)', ''), children: [2, 3], positionTicks: undefined },
-      frame(2, 'lost', path.join(h.appsDir, 'no-such-app', 'util.js')),
+      frame(2, 'lost', path.join(h.repoRoot, 'apps', 'no-such-app', 'util.js')),
       frame(3, 'dep', path.join(h.repoRoot, 'node_modules', 'etag', 'index.js')),
     ],
     startTime: 0,
@@ -300,7 +300,7 @@ test("the Elysia-vs-Encore rows: the price of validating is bare over validated 
 
 test("frameSource reads the line an app frame starts on, and gives null for Node's own frames", (t) => {
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = require('node:path').join(h.appsDir, 'etag-slow', 'util.js')
+  const util = require('node:path').join(h.repoRoot, 'apps', 'etag-slow', 'util.js')
   const lines = require('node:fs').readFileSync(util, 'utf8').split('\n')
   const at = lines.findIndex((l) => l.includes("server.on('after'")) + 1
   const flame = cpuFlame({

@@ -58,7 +58,7 @@ test('calleesOf refuses a frame that is not in the flame graph', (t) => {
 
 test('callersOf lists what called a frame, level by level, with the share that reached it through each', (t) => {
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = path.join(h.appsDir, 'etag-slow', 'util.js')
+  const util = path.join(h.repoRoot, 'apps', 'etag-slow', 'util.js')
   const flame = cpuFlame({
     nodes: [
       { id: 1, callFrame: frame('(root)', '', -1), children: [2, 6] },
@@ -88,7 +88,7 @@ test('callersOf lists what called a frame, level by level, with the share that r
 
 test('a frame reference with a line tells two anonymous functions of one file apart', (t) => {
   const frame = (functionName, url, lineNumber) => ({ functionName, url, lineNumber, columnNumber: 0 })
-  const util = path.join(h.appsDir, 'etag-slow', 'util.js')
+  const util = path.join(h.repoRoot, 'apps', 'etag-slow', 'util.js')
   const flame = cpuFlame({
     nodes: [
       { id: 1, callFrame: frame('(root)', '', -1), children: [2, 4] },
