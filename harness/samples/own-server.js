@@ -11,7 +11,7 @@ async function main() {
   const route = process.argv[3] || '/'
   const app = await internal.startApp(file)
   try {
-    console.log(`${app.name} listens on ${app.url} (pid ${app.pid}); running: ${wb.running().length} app(s)`)
+    console.log(`${app.name} listens on ${app.url} (pid ${app.pid}); running: ${internal.running().length} app(s)`)
     const res = await fetch(`${app.url}${route}`)
     console.log(`GET ${route}: ${res.status} ${(await res.text()).slice(0, 80)}`)
     const r = await wb.runLoad({ target: app, path: route, connections: 10, warmup: 0, duration: 1, repeats: 1 })
@@ -20,7 +20,7 @@ async function main() {
     await app.stop()
   }
   internal.stopAll() // nothing left here; after an error elsewhere, this is how to end every app
-  console.log(`running after stop: ${wb.running().length} app(s)`)
+  console.log(`running after stop: ${internal.running().length} app(s)`)
 }
 
 main().catch((e) => {

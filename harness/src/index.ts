@@ -44,7 +44,6 @@ export { markdownTable } from "./charts/tables";
 export type { ConformanceResult, RouteCheck } from "./apps/conformance";
 export { frameworks } from "./apps/frameworks";
 export type { FrameworkEntry } from "./apps/frameworks";
-export { running } from "./apps/lifecycle";
 export type { AppRef } from "./apps/registry";
 export { runtimes } from "./apps/runtimes";
 export type { RuntimeEntry } from "./apps/runtimes";

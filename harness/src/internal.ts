@@ -10,7 +10,7 @@
 // apps/: starting, watching and stopping servers; the runtimes
 export type { ProbeSample } from "./apps/channel";
 export { PROBE_FILE } from "./apps/channel";
-export { stopAll } from "./apps/lifecycle";
+export { running, stopAll } from "./apps/lifecycle";
 export { resolveApp } from "./apps/registry";
 export { runtimeByName } from "./apps/runtimes";
 export type { ExitInfo } from "./apps/spawn";

@@ -5,11 +5,12 @@ const { spawn } = require('node:child_process')
 const readline = require('node:readline')
 const path = require('node:path')
 const h = require('@workbook/harness')
+const { running } = require('@workbook/harness/internal')
 const { fixture, alive, waitUntil } = require('../unit/helpers')
 const { startApp } = require('../unit/helpers').internal('apps/start')
 
 test('an app that never listens fails within the start timeout with what it printed, and is killed', async (t) => {
-  const before = new Set(h.running())
+  const before = new Set(running())
   await t.assert.rejects(startApp({ entry: fixture('never-listens.js') }, { startTimeoutMs: 1500 }), (err) => {
     t.assert.strictEqual(err.code, 'WB_APP_SILENT')
     t.assert.match(err.message, /did not listen within 1500 ms, and did not exit/)
@@ -18,7 +19,7 @@ test('an app that never listens fails within the start timeout with what it prin
     return true
   })
   t.assert.deepStrictEqual(
-    h.running().filter((g) => !before.has(g)),
+    running().filter((g) => !before.has(g)),
     [],
   )
 })

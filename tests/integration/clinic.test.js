@@ -5,6 +5,7 @@ const { test } = require('node:test')
 const fs = require('node:fs')
 const path = require('node:path')
 const h = require('@workbook/harness')
+const { running } = require('@workbook/harness/internal')
 const here = require(path.join(__dirname, '..', '..', 'notebooks', '01-slow-etag-server.ts'))
 
 test('clinicDoctor runs clinic non-interactively and returns the report, its data, its verdict and its command', async (t) => {
@@ -20,5 +21,5 @@ test('clinicDoctor runs clinic non-interactively and returns the report, its dat
     d.command,
     /clinic\/bin\.js doctor .*--on-port .*autocannon.* -c 10 -d 2 .*node apps\/hello-http\/server\.js$/,
   )
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
 })

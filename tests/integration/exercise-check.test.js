@@ -5,6 +5,7 @@
 // real exercises (both ways, and the bad submissions) are in tests/exercises/.
 const { test } = require('node:test')
 const h = require('@workbook/harness')
+const { running } = require('@workbook/harness/internal')
 const ex = require('@workbook/harness/exercises')
 const { exerciseSpec: spec } = require('../unit/helpers')
 
@@ -28,7 +29,7 @@ test('an app that answers nothing within a round measured 0 req/s: a slow app, n
   t.assert.strictEqual(r.ratio, 0)
   t.assert.match(r.message, /in 2 of 2 rounds your app answered no request at all/)
   t.assert.match(r.message, /the exercise asks for at least 1\.3x/)
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
 })
 
 test('a p99 check with background load (the shape of exercise 02) fails the untouched app: identical apps score about 1x', async (t) => {
@@ -38,7 +39,7 @@ test('a p99 check with background load (the shape of exercise 02) fails the unto
   // The risk is on the high side: a lucky round clearing the threshold. Identical apps stay well under it.
   t.assert.ok(r.ratio < 2, r.message)
   t.assert.ok(Math.max(...r.details.baseline.map((b, i) => b / r.details.submission[i])) < 3, r.message)
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
 })
 
 test('a p99 check with background load (the shape of exercise 02) measures both apps and passes the unblocked one', async (t) => {
@@ -61,7 +62,7 @@ test('a p99 check with background load (the shape of exercise 02) measures both 
   t.assert.ok(
     Math.abs(r.details.background.rate - 500 / r.details.background.costMs) <= 0.05 * r.details.background.rate,
   )
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
 })
 
 test('an app that never listens fails within its start timeout, with the contract as a hint', async (t) => {
@@ -71,5 +72,5 @@ test('an app that never listens fails within its start timeout, with the contrac
   t.assert.match(r.message, /Your app never listened \(waited 1500 ms\)/)
   t.assert.match(r.hints.join(' '), /'listening' event/)
   t.assert.ok(Date.now() - started < 10_000)
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
 })

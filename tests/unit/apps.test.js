@@ -1,6 +1,7 @@
 'use strict'
 const { test } = require('node:test')
 const h = require('@workbook/harness')
+const { running } = require('@workbook/harness/internal')
 const { fixture, server, alive, waitUntil, freePort } = require('./helpers')
 const { startApp } = require('./helpers').internal('apps/start')
 const { AppStartError } = require('./helpers').internal('core/errors')
@@ -12,11 +13,23 @@ test('startApp starts a registered app on a free loopback port and stop() exits 
   t.assert.ok(app.port > 0)
   const res = await fetch(`${app.url}/`)
   t.assert.deepStrictEqual(await res.json(), { hello: 'world' })
-  t.assert.deepStrictEqual(h.running(), [app.groupId])
+  t.assert.deepStrictEqual(running(), [app.groupId])
   const info = await app.stop()
   t.assert.deepStrictEqual(info, { code: 0, signal: null })
   t.assert.strictEqual(alive(app.pid), false)
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
+})
+
+test("a checklist's allStopped fails while an app the harness started runs, and passes once it stopped", async (t) => {
+  const { checklist } = require('./helpers').internal('prose/checks')
+  const app = await startApp('hello-http')
+  t.after(() => app.stop())
+  const during = checklist().allStopped()
+  t.assert.deepStrictEqual(during.failed, ['every app the notebook started has stopped (1 still running)'])
+  await app.stop()
+  const afterwards = checklist().allStopped()
+  t.assert.deepStrictEqual(afterwards.passed, ['every app the notebook started has stopped (0 still running)'])
+  t.assert.deepStrictEqual(afterwards.failed, [])
 })
 
 test('an app that crashes at start fails fast, saying so, with the end of its stderr as a field', async (t) => {
@@ -86,14 +99,14 @@ test('withApp stops the app even when the body throws', async (t) => {
 
 test('an app that exits by itself is no longer tracked, and its group is reaped', async (t) => {
   const app = await startApp({ entry: fixture('dies-under-load.js') }, { probe: false })
-  t.assert.ok(h.running().includes(app.groupId))
+  t.assert.ok(running().includes(app.groupId))
   process.kill(app.pid, 'SIGTERM')
   await app.exited
-  t.assert.ok(await waitUntil(() => !h.running().includes(app.groupId), 2000))
+  t.assert.ok(await waitUntil(() => !running().includes(app.groupId), 2000))
 })
 
 test('a runtime that does not exist fails at once, with the OS error', async (t) => {
-  const before = h.running().length
+  const before = running().length
   const started = Date.now()
   await t.assert.rejects(startApp('hello-http', { runtime: '/nonexistent/bin/bun' }), (err) => {
     t.assert.ok(err instanceof AppStartError)
@@ -102,16 +115,16 @@ test('a runtime that does not exist fails at once, with the OS error', async (t)
     return true
   })
   t.assert.ok(Date.now() - started < 2000)
-  t.assert.strictEqual(h.running().length, before)
+  t.assert.strictEqual(running().length, before)
 })
 
 test('a probe path that leads off loopback is refused, and the app is stopped', async (t) => {
-  const before = h.running().length
+  const before = running().length
   await t.assert.rejects(
     startApp('hello-http', { probe: '//example.com/' }),
     /listens but GET \/\/example\.com\/ failed: refusing path/,
   )
-  t.assert.strictEqual(h.running().length, before)
+  t.assert.strictEqual(running().length, before)
 })
 
 test('apps run on their own core and the result says so; pin: false runs them anywhere', async (t) => {
@@ -181,7 +194,7 @@ test('a server that listens twice is refused with both addresses and the options
     t.assert.match(err.hint, /\{ port: N \} of startApp/)
     return true
   })
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
   // port "free": the app gets a free port in PORT, and of its two addresses the one on it is loaded
   await h.withApp(
     server('listens-twice.js'),

@@ -351,7 +351,7 @@ const PENDING = new Set([
   ...[
     ...['contentionRounds'],
     // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
-    ...['startApp', 'stopAll', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
+    ...['startApp', 'stopAll', 'running', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
     ...['roundsToAgree', 'roundRatios', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
     ...['median', 'slope', 'atCellEnd', 'PROBE_FILE', 'resolveApp', 'runtimeByName', 'readThreads', 'THREAD_KINDS'],
     ...['loadReport', 'combineLoads', 'profileDir', 'cpuFlame', 'frameOf', 'heapFlame', 'sourceLines'],

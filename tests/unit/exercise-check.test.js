@@ -7,6 +7,7 @@ const path = require('node:path')
 const fs = require('node:fs')
 const os = require('node:os')
 const h = require('@workbook/harness')
+const { running } = require('@workbook/harness/internal')
 const ex = require('@workbook/harness/exercises')
 const { serveHere, exerciseSpec: spec } = require('./helpers')
 const { compareResponses, jsonShape } = require('./helpers').internal('exercises/answers')
@@ -110,7 +111,7 @@ test('an app that crashes on its first request is told apart from one that answe
     /^Your app started but answered 500 to GET \/cheap: ReferenceError: CHEEP is not defined( \(.+\))?\.$/,
   )
   t.assert.doesNotMatch(failing.message, /crashed/)
-  t.assert.deepStrictEqual(h.running(), [])
+  t.assert.deepStrictEqual(running(), [])
 })
 
 test('match and fresh: a JSON value must fit its pattern and differ from the previous answer to the same path', async (t) => {

@@ -2,6 +2,7 @@
 const { test } = require('node:test')
 const path = require('node:path')
 const h = require('@workbook/harness')
+const { running } = require('@workbook/harness/internal')
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 const root = path.join(__dirname, '..', '..')
@@ -61,10 +62,10 @@ test('cpuFlame: shares are of busy samples, natives are attributed to the user f
 })
 
 test('cpuProfile refuses load options it would override, before starting anything', async (t) => {
-  const before = h.running().length
+  const before = running().length
   await t.assert.rejects(
     h.cpuProfile('hello-http', { load: { duration: 30, repeats: 3 } }),
     /opts\.load cannot set repeats, duration: the profile is one run of opts\.seconds/,
   )
-  t.assert.strictEqual(h.running().length, before)
+  t.assert.strictEqual(running().length, before)
 })

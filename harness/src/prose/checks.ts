@@ -1,3 +1,4 @@
+import { running } from "../apps/lifecycle";
 import { fmt, plural, times } from "../core/format";
 import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
@@ -89,6 +90,15 @@ export class Checklist {
   }
 
   /**
+   * Every app and profiler the harness started has stopped: what a notebook's checks cell asks last, so
+   * that nothing it started outlives it. Fails with how many still run.
+   */
+  allStopped(): this {
+    const left = running().length;
+    return this.expect(left === 0, `every app the notebook started has stopped (${left} still running)`);
+  }
+
+  /**
    * Print every requirement, then the counts ("12 ok, 2 skipped, 0 failed"); keep the figures
    * (results/<notebook>.checks.json); throw, naming the failed ones, when any failed.
    */
@@ -152,8 +162,8 @@ export function spreadText(s: MeasuredSpread, key: string, show: (v: number) => 
  * required and what was measured. `expect(ok, what)`; `atLeast(what, value, limit)` (a number, or a
  * Spread whose median counts); `below(what, value, limit, unit?)`; `skip(what, reason?)` (printed
  * "skipped ...: not measured on this platform"); `clean(loads, allowed?)` (no errors, timeouts or
- * unexpected statuses; no loads at all fails). A `null` value (a reading this platform could not
- * take) skips the check; `NaN` (measured, but no figure came out) still fails. `done()` prints every
+ * unexpected statuses; no loads at all fails); `allStopped()` (nothing the harness started still
+ * runs). A `null` value (a reading this platform could not take) skips the check; `NaN` (measured, but no figure came out) still fails. `done()` prints every
  * line as ok, skipped or FAILED with the counts, and throws a plain Error naming the failed ones, so
  * CI fails with the whole list. Every method but `done` returns the checklist, so calls chain.
  *
