@@ -345,7 +345,6 @@ const entryNames = () =>
 // entry exports any more, fails the test until it is taken off. The internal entry goes with its last
 // name here; what only scripts, samples and tests use (startApp, pacedLoad...) then stays theirs.
 const PENDING = new Set([
-  ...['heapProfile', 'heapAfterGc'].map((n) => `:${n}`),
   ...['exerciseRun'].map((n) => `/exercises:${n}`),
   // Notebook 02: paced loads beside each other.
   ...[
