@@ -85,7 +85,8 @@ export { published } from "./published/studies";
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
 export { checklist } from "./prose/checks";
 export { showCode, showDiff } from "./prose/code";
-export { advantageText, commandText, saturationText, spreadText, toolText } from "./prose/describe";
+export { advantageText, commandText, saturationText, spreadText } from "./prose/describe";
+export type { ToolRun } from "./prose/describe";
 export { eta } from "./prose/eta";
 export { retainerText } from "./prose/findings";
 export { predict, reveal } from "./prose/predict";

@@ -4,7 +4,7 @@
 const { test } = require('node:test')
 const { internal } = require('./helpers')
 
-const { spreadText, ratioText, readingText, advantageText, saturationText, durationText, commandText, toolText } =
+const { spreadText, ratioText, readingText, advantageText, saturationText, durationText, commandText } =
   internal('prose/describe')
 const { predict, reveal, revealText } = internal('prose/predict')
 const { retainerText } = internal('prose/findings')
@@ -543,9 +543,9 @@ test('commandText prints what ran as one shell block, labelled only when there a
   t.assert.match(mixed, /```sh\n# a: the server\nS\n# a: the load, from a second terminal\nx\n# b: the load\ny\n```$/)
 })
 
-test('toolText names each file a profile wrote, with what opens it, then the commands', (t) => {
+test("commandText of a tool's run names each file it wrote, with what opens it, then the commands", (t) => {
   const { repoRoot } = internal('core/paths')
-  const text = toolText({
+  const text = commandText({
     command: 'PORT=4000 node --cpu-prof --cpu-prof-dir=results/profiles/x-1 apps/x/server.js',
     file: `${repoRoot}/results/profiles/x-1/CPU.1.cpuprofile`,
     load: { label: 'x', command: 'wrk -t1 -c100 -d5s http://127.0.0.1:4000/' },
@@ -555,13 +555,18 @@ test('toolText names each file a profile wrote, with what opens it, then the com
     /^The file it wrote:\n\n\* `results\/profiles\/x-1\/CPU\.1\.cpuprofile`: open it in Chrome DevTools .*speedscope/,
   )
   t.assert.match(text, /```sh\nPORT=4000 node --cpu-prof .*\n# meanwhile, the load:\nwrk -t1 .*\n```$/)
-  const snaps = toolText({ command: 'node a.js\nkill -USR2 <its pid>', files: ['/elsewhere/a.heapsnapshot', null] })
+  const snaps = commandText({ command: 'node a.js\nkill -USR2 <its pid>', files: ['/elsewhere/a.heapsnapshot', null] })
   t.assert.match(snaps, /^The file it wrote:\n\n\* `\/elsewhere\/a\.heapsnapshot`: open it in Chrome DevTools .*Memory/)
   t.assert.doesNotMatch(snaps, /meanwhile/)
   t.assert.match(snaps, /\nWhat ran, from the workbook's folder:/)
-  const equivalent = toolText({ command: 'node --heapsnapshot-signal=SIGUSR2 a.js', commandKind: 'equivalent' })
+  const equivalent = commandText({ command: 'node --heapsnapshot-signal=SIGUSR2 a.js', commandKind: 'equivalent' })
   t.assert.match(equivalent, /^The same from the command line, from the workbook's folder:/)
-  t.assert.doesNotMatch(toolText({ command: 'make diagnose APP=x' }), /wrote/)
+  t.assert.doesNotMatch(commandText({ command: 'make diagnose APP=x' }), /wrote/)
+  // A load has a label; a tool's run has none, and is printed on its own.
+  t.assert.throws(
+    () => commandText({ command: 'make diagnose APP=x' }, { label: 'a', command: 'wrk URL' }),
+    /commandText: .*one per call/,
+  )
 })
 
 test('routeGapText: the gap on each route, and whether the costliest route narrowed it, widened it or kept it', (t) => {

@@ -4,7 +4,7 @@
 const { test } = require('node:test')
 const { internal } = require('./helpers')
 
-const { paceText, implausibleFigures, loadReport, pacedReport, commandText, serverCores, stoppedLoadReport } =
+const { paceText, implausibleFigures, loadReport, pacedReport, loadCommandText, serverCores, stoppedLoadReport } =
   internal('load/report')
 const { spread } = internal('core/stats')
 
@@ -120,7 +120,7 @@ test('loadReport gives each load its pace and flags, then one command block head
   t.assert.match(two, /\n\n\*\*by autocannon\*\*: What set the pace/)
   t.assert.match(two, /The same loads from the command line/, 'one equivalent among them: not all of it ran')
   t.assert.match(
-    commandText({ label: 'a', command: 'npx autocannon URL', commandKind: 'equivalent' }),
+    loadCommandText({ label: 'a', command: 'npx autocannon URL', commandKind: 'equivalent' }),
     /^The same load from the command line \(/,
   )
 })
@@ -192,8 +192,8 @@ test('stoppedLoadReport says the load stopped, why, and how to run it again', (t
   )
 })
 
-test('commandText gives a server shared by several loads one line, above its loads', (t) => {
-  const text = commandText(
+test('loadCommandText gives a server shared by several loads one line, above its loads', (t) => {
+  const text = loadCommandText(
     { label: 'a /cheap', command: 'C1', serverCommand: 'SA' },
     { label: 'a /expensive', command: 'E1', serverCommand: 'SA' },
     { label: 'b /cheap', command: 'C2', serverCommand: 'SB' },

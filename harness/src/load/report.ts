@@ -25,7 +25,7 @@ function inFlight(r: LoadResult): { little: number; carried: number } {
   return { little: r.reqPerSec.median * (r.latencyMs.mean / 1000), carried: r.connections * r.pipelining };
 }
 
-/** What commandText() prints: a load's command, and how its server was started. */
+/** What commandText() prints of a load (loadCommandText here): its command, and how its server was started. */
 export interface CommandSource {
   label: string;
   command: string;
@@ -43,7 +43,7 @@ export interface CommandSource {
  * line for its JavaScript API, called in this process; autocannon at a fixed rate for the harness's own
  * pacer) is headed "the same load from the command line".
  */
-export function commandText(...loads: readonly CommandSource[]): string {
+export function loadCommandText(...loads: readonly CommandSource[]): string {
   const servers = loads.some((l) => l.serverCommand);
   // Loads of the same server (a paced load and its background, say) share its line.
   const groups = new Map<string, CommandSource[]>();
@@ -160,14 +160,14 @@ const FOLD_ABOVE = 3;
 export function loadReport(loads: readonly LoadResult[]): string {
   const flagged = loads.flatMap((r) => implausibleFigures(r).map((f) => `**Check, ${r.label}:** ${f}.`));
   const lines = loads.map((r) => `${loads.length > 1 ? `**${r.label}**: ` : ""}${paceText(r)}`);
-  if (loads.length <= FOLD_ABOVE) return [...lines, ...flagged, commandText(...loads)].join("\n\n");
+  if (loads.length <= FOLD_ABOVE) return [...lines, ...flagged, loadCommandText(...loads)].join("\n\n");
   const count = new Map<Pace, number>();
   for (const r of loads) count.set(paceOf(r), (count.get(paceOf(r)) ?? 0) + 1);
   const summary = [...count]
     .map(([pace, n]) => (pace === "not measured" ? `not measured in ${n}` : `the ${pace} in ${n}`))
     .join(", ");
   const folded = `<details><summary>What set the pace of these ${loads.length} loads: ${summary}</summary>\n\n${lines.join("\n\n")}\n\n</details>`;
-  return [folded, ...flagged, commandText(...loads)].join("\n\n");
+  return [folded, ...flagged, loadCommandText(...loads)].join("\n\n");
 }
 
 /**
@@ -211,11 +211,11 @@ export function pacedReport(results: readonly PacedResults[], servers: Record<st
         }))
       : [],
   );
-  return `${pace}\n\n${commandText(...loads)}`;
+  return `${pace}\n\n${loadCommandText(...loads)}`;
 }
 
 /** What a cell prints under a load that stopped with an error: that it stopped, and the commands to run it again. */
 export function stoppedLoadReport(err: Error, load: CommandSource): string {
   const why = (err as { summary?: string }).summary ?? err.message.split("\n")[0];
-  return `**${load.label}**: the load stopped early: ${why}.\n\n${commandText(load)}`;
+  return `**${load.label}**: the load stopped early: ${why}.\n\n${loadCommandText(load)}`;
 }

@@ -58,7 +58,7 @@ export function profileDir(kind: string, name: string): { dir: string; done: () 
  * connections on `/`. `intervalUs` (`--cpu-prof-interval`) default 1000; `stopTimeoutMs` default 15000.
  * `file` is the `.cpuprofile` under `results/profiles/<app>-<time>/` (Chrome DevTools, speedscope);
  * `command` the app's command with the flags that wrote it, `load.command` the load that ran
- * meanwhile (`toolText` prints both). Throws `WB_NO_REPORT`, with the app's output, when no profile
+ * meanwhile (`commandText` prints both). Throws `WB_NO_REPORT`, with the app's output, when no profile
  * was written (an app whose own SIGINT handler never exits, or that was killed).
  *
  * @example

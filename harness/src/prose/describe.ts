@@ -1,14 +1,14 @@
 import path from "node:path";
+import { badOption } from "../core/errors";
 import { fmt, pct, plural, times } from "../core/format";
 import { repoRoot } from "../core/paths";
 import type { Throttling } from "../core/quota";
 import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
 import { medianInterval, type Spread } from "../core/stats";
+import { type CommandSource, loadCommandText } from "../load/report";
 import type { Advantage, RatioReading } from "../load/rounds";
 import type { LoadResult } from "../load/types";
-
-export { commandText } from "../load/report";
 
 /**
  * Sentences that depend on the run, written once and tested (tests/unit/prose.test.js), so that a
@@ -130,22 +130,42 @@ const OPENS_IN: Record<string, string> = {
 };
 
 /**
- * What a profile (or a diagnosis) ran and what it wrote, for a learner to repeat without the
- * workbook: the files as paths from the workbook's folder, each with what opens it, then the
- * commands in one fenced block (the server's, then the load that ran meanwhile). A `.cpuprofile`
- * opens in Chrome DevTools' Performance panel or speedscope, a `.heapprofile` or `.heapsnapshot` in its
- * Memory panel, a report in a browser. Takes a CpuProfileResult, HeapProfileResult or
- * HeapSnapshotsResult as it is, or `{ command: d.server, files: [d.report, ...d.files], load: d.load }`
- * for a Diagnosis.
+ * What a profile, heap snapshots, a script or a diagnosis ran: its `command` (the server's, or the
+ * script's), what it wrote (`file`, `files`) and the load that ran meanwhile (`load`). Anything with a
+ * `command` and no `label` (a load has one).
  */
-export function toolText(r: {
+export interface ToolRun {
   command: string;
   /** "equivalent": the command does by hand what the harness did another way (a snapshot its probe took). Default "ran". */
   commandKind?: "ran" | "equivalent";
   file?: string;
   files?: readonly (string | null)[];
   load?: { label: string; command: string };
-}): string {
+}
+
+/**
+ * What just ran, as command lines to paste into a terminal from the workbook's folder, in one fenced
+ * block: printed under every load and profile, so that a learner can repeat it without the workbook.
+ * Loads (a LoadResult, a paced load: anything with a `label` and a `command`): one line per load, each
+ * under a comment with its label when there are several, the server's command first where a load
+ * says how its server was started (`serverCommand`); e.g. "taskset -c 0 wrk -t1 -c100 -d5s --latency
+ * ... http://127.0.0.1:41235/json". A tool's run (a CpuProfileResult, HeapProfileResult or
+ * HeapSnapshotsResult as it is; `{ command: run.command }` for a ScriptRun, whose `file` is the script,
+ * not a file it wrote; `{ command: d.server, files: [d.report, ...d.files], load: d.load }` for a
+ * Diagnosis), one per call: the files it wrote as paths from the workbook's
+ * folder, each with what opens it (a `.cpuprofile` Chrome DevTools' Performance panel or speedscope,
+ * a `.heapprofile` or `.heapsnapshot` its Memory panel, a report a browser), then its command and the
+ * load that ran meanwhile. Only what really ran is headed as such: a command that is an equivalent
+ * (autocannon's command line for its JavaScript API, called in this process; `kill -USR2` for a
+ * snapshot the probe took) is headed "the same ... from the command line". Throws `WB_BAD_OPTION`
+ * for a tool's run beside anything else.
+ */
+export function commandText(...sources: readonly (CommandSource | ToolRun)[]): string {
+  const loads = sources.filter((s): s is CommandSource => "label" in s);
+  if (loads.length === sources.length) return loadCommandText(...loads);
+  if (sources.length > 1)
+    throw badOption("commandText", "a profile's, a script's or a diagnosis's run is printed on its own: one per call");
+  const r = sources[0] as ToolRun;
   const files = [...(r.file ? [r.file] : []), ...(r.files ?? [])].filter((f): f is string => f !== null);
   const inside = (f: string) => !path.relative(repoRoot, f).startsWith("..");
   const shown = (f: string) => (path.isAbsolute(f) && inside(f) ? path.relative(repoRoot, f) : f);
