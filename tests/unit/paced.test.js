@@ -31,6 +31,25 @@ test('pacedLoad sends rate x seconds requests, evenly spaced, and times each one
   t.assert.ok(r.latencyMs.p50 > 0 && r.latencyMs.p99 >= r.latencyMs.p50 && r.latencyMs.count === 50)
 })
 
+test('pacedLoad asks a name never asked before on every request where its path has {name}', async (t) => {
+  const asked = []
+  const url = await serveHere(t, (req, res) => {
+    asked.push(req.url)
+    res.end('ok')
+  })
+  const r = await hi.pacedLoad({ target: url, path: '/report?user={name}', rate: 40, seconds: 0.25 })
+  t.assert.strictEqual(r.totalRequests, 10)
+  t.assert.strictEqual(new Set(asked).size, 10, asked.join(' '))
+  for (const u of asked) t.assert.match(u, /^\/report\?user=[a-z]+$/)
+  const plain = []
+  const same = await serveHere(t, (req, res) => {
+    plain.push(req.url)
+    res.end('ok')
+  })
+  await hi.pacedLoad({ target: same, path: '/ok', rate: 40, seconds: 0.1 })
+  t.assert.deepStrictEqual(new Set(plain), new Set(['/ok']))
+})
+
 test('pacedLoad reports non-2xx answers and socket errors instead of hiding them', async (t) => {
   const url = await server(t)
   const r = await hi.pacedLoad({ target: url, path: '/flaky', rate: 40, seconds: 0.5 })

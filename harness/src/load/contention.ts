@@ -24,7 +24,7 @@ export interface ContentionVariant {
   target: AppHandle | string;
   /** The measured load. Default `/cheap` at 200 req/s. */
   cheap?: { path?: string; rate?: number };
-  /** The background load, or null for the cheap route alone. Default `/expensive` at 4 req/s. */
+  /** The background load, or null for the cheap route alone. Default `/expensive` at 4 req/s. `{name}` in a path: a fresh name on every request (pacedLoad). */
   background?: { path?: string; method?: string; rate: number } | null;
   /** Reset /__metrics before each measured run and read it after. Default false. */
   metrics?: boolean;

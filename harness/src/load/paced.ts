@@ -9,6 +9,7 @@ import { percentile } from "../core/stats";
 import { sleep } from "../core/time";
 import { autocannonCommand } from "./generator";
 import { latencySummary } from "./outcome";
+import { freshPath } from "./timing";
 import type { LatencySummary, Outcome } from "./types";
 
 /**
@@ -21,7 +22,7 @@ import type { LatencySummary, Outcome } from "./types";
 export interface PacedOptions {
   /** An app handle or a loopback URL. */
   target: AppHandle | string;
-  /** Default "/". */
+  /** Default "/". `{name}` in it becomes, on every request, a name never asked before (no cache can answer it). */
   path?: string;
   /** Default "GET". */
   method?: string;
@@ -128,6 +129,10 @@ function check(opts: PacedOptions): URL {
  */
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const url = check(opts);
+  // A fresh name on every request, as timeRoute and the exercises' background fill `{name}`.
+  const urlOf = (opts.path ?? "/").includes("{name}")
+    ? () => loopbackUrl(url.origin, freshPath(opts.path!))
+    : () => url;
   const method = opts.method ?? "GET";
   const idempotent = method === "GET" || method === "HEAD";
   const maxInFlight = opts.maxInFlight ?? 256;
@@ -162,20 +167,25 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         if (status) statusCodes[status] = (statusCodes[status] ?? 0) + 1;
         resolve();
       };
+      const requestUrl = urlOf(); // its retry asks the same
       const headers = opts.stampHeader
         ? { [opts.stampHeader]: `t=${(performance.timeOrigin + dueAt).toFixed(3)}` }
         : undefined;
       const send = (retry: boolean) => {
         // A retry goes on a connection of its own (agent: false): the shared agent could hand it another
         // reused connection, which the same race may have closed.
-        const req = http.request(url, { method, agent: retry ? false : agent, timeout: timeoutMs, headers }, (res) => {
-          res.resume();
-          res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
-          res.on("error", (err) => {
-            if (!done) failed(err);
-            finish(0, null);
-          });
-        });
+        const req = http.request(
+          requestUrl,
+          { method, agent: retry ? false : agent, timeout: timeoutMs, headers },
+          (res) => {
+            res.resume();
+            res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
+            res.on("error", (err) => {
+              if (!done) failed(err);
+              finish(0, null);
+            });
+          },
+        );
         req.on("timeout", () => {
           timeouts++;
           req.destroy(new Error("timeout"));
