@@ -50,6 +50,16 @@ test('pacedLoad asks a name never asked before on every request where its path h
   t.assert.deepStrictEqual(new Set(plain), new Set(['/ok']))
 })
 
+test('pacedLoad never times a request from before it was sent: a timer that wakes early does not make latency negative', async (t) => {
+  const url = await serveHere(t, (req, res) => res.end('ok'))
+  const r = await hi.pacedLoad({ target: url, rate: 200, seconds: 0.5 })
+  const lows = r.samples
+    .map((s) => s.latencyMs)
+    .sort((a, b) => a - b)
+    .slice(0, 5)
+  t.assert.ok(lows[0] > 0, `the shortest latencies: ${lows.join(', ')} ms`)
+})
+
 test('pacedLoad reports non-2xx answers and socket errors instead of hiding them', async (t) => {
   const url = await server(t)
   const r = await hi.pacedLoad({ target: url, path: '/flaky', rate: 40, seconds: 0.5 })

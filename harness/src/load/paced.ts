@@ -110,7 +110,7 @@ function check(opts: PacedOptions): URL {
  * Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in.
  * Request i goes at start + i / rate (open loop: a slow answer does not delay the next), and its
  * latency runs from when it was due, which is when it was sent unless this process was busy
- * (`sendLagMs`). Head-of-line blocking needs this: autocannon's `rate` is a per-connection budget
+ * (`sendLagMs`; a request a timer sent a little early is timed from when it went). Head-of-line blocking needs this: autocannon's `rate` is a per-connection budget
  * spent back to back at the start of every second (a "4 req/s" load arrives as a burst of 4), and
  * without a rate it is a closed loop, in which a connection stuck behind a block sends nothing more.
  *
@@ -223,7 +223,9 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         skipped++;
         continue;
       }
-      pending.push(one(dueAt, (dueAt - start) / 1000));
+      // A timer can wake up to a millisecond early (libuv counts whole milliseconds): a request sent
+      // before it was due is timed from when it went, never from a time still to come.
+      pending.push(one(Math.min(dueAt, performance.now()), (dueAt - start) / 1000));
     }
     await Promise.all(pending);
   } finally {
