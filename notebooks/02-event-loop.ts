@@ -74,7 +74,7 @@ export function statusShare(o: { statusCodes: Record<string, number>; totalReque
   return (o.statusCodes[String(status)] ?? 0) / Math.max(1, o.totalRequests);
 }
 
-// Reading contention results (lesson.contentionRounds): figures run by run, the generator, the loop.
+// Reading contention results (wb.contentionRounds): figures run by run, the generator, the loop.
 
 /**
  * p50, p90 and p99 of one load, computed run by run and summarised as the median run with the best

@@ -7,7 +7,7 @@ const internal = require('@workbook/harness/internal')
 wb.withApp('loop-blocking', async (app) => {
   const alone = await internal.pacedLoad({ target: app, path: '/cheap', rate: 200, seconds: 2 })
   console.log(`/cheap alone: p99 ${alone.latencyMs.p99} ms, ${alone.totalRequests} answers, ${alone.non2xx} non-2xx`)
-  const { blocked: r } = await internal.contentionRounds(
+  const { blocked: r } = await wb.contentionRounds(
     [{ key: 'blocked', target: app, background: { path: '/expensive', rate: 4 }, metrics: true }],
     { rounds: 1, seconds: 2, warmupSeconds: 0 },
   )

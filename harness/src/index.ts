@@ -51,7 +51,13 @@ export { withApp, withApps } from "./apps/start";
 export type { AppHandle, StartOptions } from "./apps/start";
 
 // load/: every number measured under load
-export type { ContentionResult, ContentionTotals } from "./load/contention";
+export { contentionRounds } from "./load/contention";
+export type {
+  ContentionResult,
+  ContentionRoundsOptions,
+  ContentionTotals,
+  ContentionVariant,
+} from "./load/contention";
 export type { LoopMetricsHistogram, LoopMetricsRow, LoopMetricsSnapshot } from "./load/loop-metrics";
 export type { PacedResult } from "./load/paced";
 export { advantage, interleavedLoads } from "./load/rounds";

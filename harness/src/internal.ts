@@ -1,10 +1,9 @@
 /**
  * @workbook/harness/internal: what the tools (tools/: make diagnose, make compare), scripts, samples
  * and tests need and the public API (../index.ts, `wb.`) leaves out (startApp, pacedLoad, median,
- * loadReport...), and, until each moves beside its notebook (notebooks/NN-name.ts), the names one
- * notebook still imports as `lesson.`: tests/unit/architecture.test.js lists those, and fails when the
- * list should shrink. Not the workbook's API. Every name is used outside the harness and documented in
- * harness/README.md ("The internal entry").
+ * loadReport...). Not the workbook's API: no notebook or exercise imports it (tests/unit/architecture.test.js
+ * fails when one does). Every name is used outside the harness and documented in harness/README.md
+ * ("The internal entry").
  */
 
 // apps/: starting, watching and stopping servers; the runtimes
@@ -31,7 +30,6 @@ export { loadResults } from "./core/results";
 export { shellLine } from "./core/shell";
 export { commonSlope, median, roundsToAgree, slope } from "./core/stats";
 // load/: every number measured under load
-export { contentionRounds } from "./load/contention";
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";

@@ -1,14 +1,14 @@
 'use strict'
 // Integration (make test-integration): contention measured on a live app that blocks.
 const { test } = require('node:test')
-const hi = require('@workbook/harness/internal')
+const wb = require('@workbook/harness')
 const { fixture } = require('../unit/helpers')
 const { startApp } = require('../unit/helpers').internal('apps/start')
 
 test('contention: a blocking background route raises the cheap route tail; metrics are read', async (t) => {
   const app = await startApp({ entry: fixture('paced-target.js') }, { probe: '/ok', env: { BLOCK_MS: '100' } })
   t.after(() => app.stop())
-  const res = await hi.contentionRounds(
+  const res = await wb.contentionRounds(
     [
       { key: 'alone', target: app, cheap: { path: '/ok', rate: 100 }, background: null },
       {
@@ -38,7 +38,7 @@ test('contention: a blocking background route raises the cheap route tail; metri
   t.assert.ok(m.histogram.max > 30, `loop delay max ${m.histogram.max}`)
   t.assert.strictEqual(res.alone.runs[0].metrics, null)
   await t.assert.rejects(
-    hi.contentionRounds([
+    wb.contentionRounds([
       { key: 'a', target: app },
       { key: 'a', target: app },
     ]),

@@ -34,10 +34,10 @@ def test_the_reference_builds_from_the_doc_comments_without_a_warning():
     took = time.monotonic() - started
     assert run.returncode == 0, f"TypeDoc failed (a warning counts):\n{run.stdout}\n{run.stderr}"
     assert took < 60, f"the reference took {took:.0f} s to build"
-    # One folder per entry: wb. (index.ts), lesson. (internal.ts), ex. (exercises/index.ts).
+    # One folder per entry: wb. (index.ts), internal.ts (the tools' and tests'), ex. (exercises/index.ts).
     pages = {
-        "index": ("runLoad", "withApp", "spreadText"),
-        "internal": ("startApp", "contentionRounds"),
+        "index": ("runLoad", "withApp", "spreadText", "contentionRounds"),
+        "internal": ("startApp", "pacedLoad"),
         "exercises": ("checkExercise", "printCheck"),
         "tools": ("diagnose", "compare"),  # @workbook/tools (tools/typedoc.json), after the harness's
     }

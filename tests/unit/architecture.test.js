@@ -308,69 +308,47 @@ function harnessUses(code) {
 
 /**
  * The shared harness as the notebooks and exercises see it: the entries they import, every runtime name of
- * those entries with the units that use it, and what breaks the rules (an entry that is not one, a name used
- * by fewer than two units, more than `most` names in all). A name in `pending` (`entry:name`) is one still
- * to move beside its notebook: neither its use nor the count holds it to the rules, and `settled` lists those
- * that no longer need the allowance (used by two, or gone), to take off the list.
+ * those entries with the units that use it, and what breaks the rules (a unit that imports the internal
+ * entry, an entry that is not one, a name used by fewer than two units, more than `most` names in all).
  */
-function sharedSurface(units, entryNames, most = 60, pending = new Set()) {
+function sharedSurface(units, entryNames, most = 60) {
   const imported = new Set()
   const usedBy = new Map()
+  const problems = []
   for (const [unit, code] of units) {
     for (const [entry, names] of harnessUses(code)) {
+      if (entry === '/internal')
+        problems.push(`${unit} imports @workbook/harness/internal, the tools' and tests' entry`)
       imported.add(entry)
       for (const n of names) usedBy.set(`${entry}:${n}`, new Set([...(usedBy.get(`${entry}:${n}`) ?? []), unit]))
     }
   }
-  const problems = []
   const unknown = [...imported].filter((e) => !(e in entryNames))
   if (unknown.length) problems.push(`not an entry of the harness: ${unknown.map((e) => `@workbook/harness${e}`)}`)
   const names = [...imported].filter((e) => e in entryNames).flatMap((e) => entryNames[e].map((n) => `${e}:${n}`))
-  const lonely = names.filter((n) => (usedBy.get(n)?.size ?? 0) < 2)
-  const counted = names.filter((n) => !pending.has(n))
-  if (counted.length > most) problems.push(`${counted.length} runtime names in the entries imported, more than ${most}`)
-  for (const n of lonely.filter((x) => !pending.has(x))) {
+  if (names.length > most) problems.push(`${names.length} runtime names in the entries imported, more than ${most}`)
+  for (const n of names.filter((x) => (usedBy.get(x)?.size ?? 0) < 2)) {
     const by = [...(usedBy.get(n) ?? [])]
     problems.push(`${n} is used by ${by.length ? by.join(', ') : 'no notebook or exercise'}, not two`)
   }
-  const settled = [...pending].filter((n) => !lonely.includes(n)).sort()
-  return { imported: [...imported].sort(), names, problems, settled }
+  return { imported: [...imported].sort(), names, problems }
 }
 
 const entryNames = () =>
   Object.fromEntries(Object.keys(ENTRY_FILES).map((e) => [e, Object.keys(require(`@workbook/harness${e}`))]))
 
-// Names still imported by one notebook alone (issue 36): each to move beside its notebook, or into the
-// public entry once two use it. The list only shrinks: a name on it that two notebooks use, or that no
-// entry exports any more, fails the test until it is taken off. The internal entry goes with its last
-// name here; what only scripts, samples and tests use (startApp, pacedLoad...) then stays theirs.
-const PENDING = new Set([
-  ...['exerciseRun'].map((n) => `/exercises:${n}`),
-  // Notebook 02: paced loads beside each other.
-  ...[
-    ...['contentionRounds'],
-    // The tools', scripts', samples' and tests' alone: counted while a notebook imports the internal entry.
-    ...['startApp', 'stopAll', 'running', 'pacedLoad', 'perSecond', 'textTable', 'loadResults', 'resultsDir'],
-    ...['roundsToAgree', 'roundRatios', 'fingerprint', 'plural', 'shellLine', 'commonSlope'],
-    ...['median', 'slope', 'atCellEnd', 'PROBE_FILE', 'resolveApp', 'runtimeByName', 'readThreads', 'THREAD_KINDS'],
-    ...['loadReport', 'combineLoads', 'profileDir', 'cpuFlame', 'frameOf', 'heapFlame', 'sourceLines'],
-    ...['measuringGenerator'],
-  ].map((n) => `/internal:${n}`),
-])
-
 test('the shared harness is shared: every runtime name the notebooks and exercises import is used by two of them, and they are at most 60', (t) => {
-  const { imported, names, problems, settled } = sharedSurface(unitCode(), entryNames(), 60, PENDING)
+  const { imported, names, problems } = sharedSurface(unitCode(), entryNames(), 60)
   t.assert.deepStrictEqual(problems, [])
-  t.assert.deepStrictEqual(settled, [], 'used by two notebooks now, or gone: take it off PENDING')
   t.assert.deepStrictEqual(
     imported,
-    ['', '/exercises', '/internal'],
-    'notebooks import the API, exercises and internal',
+    ['', '/exercises'],
+    "notebooks and exercises import the API and the exercises entry; the internal one is the tools' and tests'",
   )
   t.assert.ok(names.length > 20, `${names.length} names: the usage check read the imports`)
 })
 
-test('the sharing check fails on the wrong input: a name one notebook uses, too many names, an unknown entry', (t) => {
+test('the sharing check fails on the wrong input: the internal entry, a name one notebook uses, too many names, an unknown entry', (t) => {
   const units = new Map([
     ['notebook 01', 'import * as wb from "@workbook/harness";\nwb.fmt(1); wb.lonely();'],
     [
@@ -378,18 +356,17 @@ test('the sharing check fails on the wrong input: a name one notebook uses, too 
       'import { fmt, type Spread } from "@workbook/harness";\nimport * as d from "@workbook/harness/dist/x";',
     ],
     ['exercise 01-etag', "const wb = require('@workbook/harness'); wb.fmt(2)"],
+    ['notebook 03', 'import * as lesson from "@workbook/harness/internal";\nlesson.startApp();'],
   ])
-  const { problems } = sharedSurface(units, { '': ['fmt', 'lonely', 'unused'] }, 2)
+  const { problems } = sharedSurface(units, { '': ['fmt', 'lonely', 'unused'], '/internal': ['startApp'] }, 3)
   t.assert.deepStrictEqual(problems, [
+    "notebook 03 imports @workbook/harness/internal, the tools' and tests' entry",
     'not an entry of the harness: @workbook/harness/dist/x',
-    '3 runtime names in the entries imported, more than 2',
+    '4 runtime names in the entries imported, more than 3',
     ':lonely is used by notebook 01, not two',
     ':unused is used by no notebook or exercise, not two',
+    '/internal:startApp is used by notebook 03, not two',
   ])
-  // A pending name is neither counted nor held to two uses; one that two units use is settled.
-  const later = sharedSurface(units, { '': ['fmt', 'lonely', 'unused'] }, 1, new Set([':lonely', ':unused', ':fmt']))
-  t.assert.deepStrictEqual(later.problems, ['not an entry of the harness: @workbook/harness/dist/x'])
-  t.assert.deepStrictEqual(later.settled, [':fmt'])
 })
 
 test('a name is public or internal, not both', (t) => {

@@ -341,7 +341,7 @@ export type AppSpec = string | { key: string; app: AppRef; start?: StartOptions 
  *
  * @example
  * const remedies = await wb.withApps(["loop-blocking", "loop-worker-pool"], (apps) =>
- *   lesson.contentionRounds(Object.entries(apps).map(([key, app]) => ({ key, target: app }))));
+ *   wb.contentionRounds(Object.entries(apps).map(([key, app]) => ({ key, target: app }))));
  */
 export async function withApps<T>(specs: AppSpec[], fn: (apps: Record<string, AppHandle>) => Promise<T>): Promise<T> {
   const list = specs.map((s) => (typeof s === "string" ? { key: s, app: s as AppRef, start: undefined } : s));

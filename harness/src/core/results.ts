@@ -28,7 +28,7 @@ function fileName(fn: string, notebook: string): string {
  *
  * @example
  * wb.saveResults("00-getting-started", { first, sweep });
- * const saved = lesson.loadResults<{ first: wb.LoadResult }>("00-getting-started"); // null if none
+ * const saved = internal.loadResults<{ first: wb.LoadResult }>("00-getting-started"); // null if none
  */
 export function saveResults<T>(notebook: string, data: T): string {
   const file = path.join(ensureDir(resultsDir), fileName("saveResults", notebook));

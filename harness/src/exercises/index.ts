@@ -6,8 +6,7 @@
 
 export type { ResponseDiff } from "./answers";
 export { checkExercise } from "./check";
-export type { BackgroundPlan, ExerciseRun } from "./load";
-export { exerciseRun } from "./load";
+export type { BackgroundPlan } from "./load";
 export { printCheck } from "./report";
 export type { ExerciseApp, ExerciseAppRef, ExerciseRequest, ExerciseSpec } from "./spec";
 export { exerciseApps } from "./spec";

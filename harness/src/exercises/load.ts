@@ -118,23 +118,16 @@ export interface ExerciseRun {
 }
 
 /**
- * One run of the spec's measured load on `app` for `seconds`, with the background (the check's plan
- * from backgroundPlan, or one a notebook builds the same way) at the same time, or alone (null). Never
- * throws for the app's answers. By metric: `reqPerSec` runs `runLoad` (default 50 connections, no
- * warm-up, one run; a run with no answer at all and no error is `value` 0, not a failure: the app was
- * too slow for the round); `p50`/`p99` run `pacedLoad` at `load.rate`, and `generatorSaturated` then
+ * One run of the spec's measured load on `app` for `seconds`, with the background (the check's plan,
+ * from backgroundPlan) at the same time, or alone (null). Never throws for the app's answers. By
+ * metric: `reqPerSec` runs `runLoad` (default 50 connections, no warm-up, one run; a run with no
+ * answer at all and no error is `value` 0, not a failure: the app was too slow for the round); `p50`/`p99` run `pacedLoad` at `load.rate`, and `generatorSaturated` then
  * means the pacer's p99 send lag exceeded the gap between two requests; `heapGrowth` reads the heap
  * after a full GC, sends `load.requests` requests paced at `load.rate` (a tenth of them when `seconds`
  * is 0) and reads it again. When one of the two loads fails, the other still runs to its end. The
  * background is always paced; `{name}` in its path becomes, on every request, a name never given
- * before, so that no cache answers it.
- *
- * @example
- * const bg = apps.spec.background as { path: string; busyShare: number };
- * const ms = (await wb.withApp(apps.start, (app) => wb.timeRoute(app, bg.path))).ms; // as the check times it
- * const rate = wb.rateForShare(bg.busyShare, ms.median);
- * const plan = { path: bg.path, rate, busyShare: bg.busyShare, costMs: ms.median, costSamples: ms.runs };
- * const run = await wb.withApp(apps.yours, (app) => ex.exerciseRun(app, apps.spec, plan, 5, "your app"));
+ * before, so that no cache answers it (each report a request of its own, on a connection of its own).
+ * The check's alone: an exercise notebook shows the same loads with wb.contentionRounds.
  */
 export async function exerciseRun(
   app: AppHandle,

@@ -162,7 +162,7 @@ export interface ContentionRoundsOptions {
  * for no variants, a repeated key, or `rounds` not an integer >= 1.
  *
  * @example
- * const hol = await wb.withApp("loop-blocking", (app) => lesson.contentionRounds([
+ * const hol = await wb.withApp("loop-blocking", (app) => wb.contentionRounds([
  *   { key: "alone", target: app, background: null },
  *   { key: "blocked", target: app, background: { path: "/expensive", rate: 3.6 }, metrics: true },
  * ]));

@@ -297,7 +297,7 @@ async function wrkPass(c: PassContext): Promise<Pass> {
  *
  * @example
  * const r = await wb.withApp("hello-http", (app) => wb.runLoad({ target: app, connections: 10 }));
- * wb.markdown(wb.markdownTable(lesson.runRows(r)));
+ * wb.markdown(wb.markdownTable(here.runRows(r)));
  * wb.markdown(`${wb.saturationText(r)} Pinning: ${r.pinning.note}.`);
  */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {

@@ -27,7 +27,7 @@ export interface InFlight {
  * that never opened. `name` is for sentences, `label` for tables.
  *
  * @example
- * const ours = [fixed].map((l) => lesson.littlesLaw({ name: l.label, label: `this run: ${l.label}`,
+ * const ours = [fixed].map((l) => wb.littlesLaw({ name: l.label, label: `this run: ${l.label}`,
  *   connections: l.connections, reqPerSec: l.reqPerSec.median, meanLatencyMs: l.latencyMs.mean }));
  */
 export function littlesLaw(row: Omit<InFlight, "inFlight" | "busyShare">): InFlight {
