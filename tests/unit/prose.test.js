@@ -50,6 +50,21 @@ test('spreadText quotes the median with the number of runs and their range, and 
   t.assert.match(spreadText(spread([10, 20, 30, 40, 50]), 'ms', 'apps'), /^30 ms \(median of 5 apps, 10–50\)$/)
 })
 
+test('a range whose ends would read the same gets the digits that tell them apart, or says each', (t) => {
+  // Three fresh servers at 143.8, 144.0 and 144.2 req/s read "144–144" at three figures: one run is not three.
+  t.assert.strictEqual(
+    spreadText(spread([143.8, 144, 144.2]), 'req/s', 'fresh servers'),
+    '144 req/s (median of 3 fresh servers, 143.8–144.2)',
+  )
+  t.assert.strictEqual(spreadText(spread([144, 144, 144]), 'req/s'), '144 req/s (median of 3 runs, each 144)')
+  t.assert.strictEqual(
+    spreadText(spread([22367.2, 22367.4]), 'req/s'),
+    '22,367 req/s (median of 2 runs, 22,367.2–22,367.4)',
+  )
+  t.assert.strictEqual(ratioText(spread([1.521, 1.522, 1.524])), '1.52x (median of 3 rounds, 1.521x–1.524x)')
+  t.assert.strictEqual(ratioText(spread([1.52, 1.52])), '1.52x (median of 2 rounds, each 1.52x)')
+})
+
 test('ratioText quotes a ratio as "Nx" with its rounds and range, and from 6 rounds on the interval of its median', (t) => {
   t.assert.strictEqual(ratioText(spread([1.4, 1.52, 1.61])), '1.52x (median of 3 rounds, 1.40x–1.61x)')
   t.assert.strictEqual(ratioText(spread([2])), '2.00x')

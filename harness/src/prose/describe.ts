@@ -15,11 +15,27 @@ import type { LoadResult } from "../load/types";
  * notebook's prose stays true whatever the numbers: a cell renders them with markdown().
  */
 
+/**
+ * "57,630–65,270": a range as `show` writes its ends; where both ends would read the same ("144–144"),
+ * with as many more significant digits as tell them apart ("143.8–144.2"), and "each 144" where they
+ * are equal.
+ */
+export function rangeText(low: number, high: number, show: (v: number) => string = fmt): string {
+  if (show(low) !== show(high)) return `${show(low)}–${show(high)}`;
+  const suffix = show(low).replace(/^-?[\d,.]+/, ""); // "x" of a ratio
+  const digits = (v: number, d: number) =>
+    `${Number(v.toPrecision(d)).toLocaleString("en-US", { maximumFractionDigits: 20 })}${suffix}`;
+  for (let d = 4; d <= 8 && low !== high; d++) {
+    if (digits(low, d) !== digits(high, d)) return `${digits(low, d)}–${digits(high, d)}`;
+  }
+  return `each ${show(low)}`;
+}
+
 /** "61,234 req/s (median of 3 runs, 57,630–65,270)", or just the median for one value. */
 export function spreadText(s: Spread, unit: string, of = "runs"): string {
   const n = s.runs.length;
   if (n <= 1) return `${fmt(s.median)} ${unit}`;
-  return `${fmt(s.median)} ${unit} (median of ${n} ${of}, ${fmt(s.min)}–${fmt(s.max)})`;
+  return `${fmt(s.median)} ${unit} (median of ${n} ${of}, ${rangeText(s.min, s.max)})`;
 }
 
 /** The fewest rounds whose median gets an interval in prose: with fewer, the range says as much. */
@@ -32,9 +48,9 @@ export const INTERVAL_MIN_ROUNDS = 6;
 export function ratioText(s: Spread, of = "rounds"): string {
   const n = s.runs.length;
   if (n <= 1) return times(s.median);
-  if (n < INTERVAL_MIN_ROUNDS) return `${times(s.median)} (median of ${n} ${of}, ${times(s.min)}–${times(s.max)})`;
+  if (n < INTERVAL_MIN_ROUNDS) return `${times(s.median)} (median of ${n} ${of}, ${rangeText(s.min, s.max, times)})`;
   const i = medianInterval(s.runs);
-  return `${times(s.median)} (median of ${n} ${of}, 95 % interval ${times(i.low)}–${times(i.high)})`;
+  return `${times(s.median)} (median of ${n} ${of}, 95 % interval ${rangeText(i.low, i.high, times)})`;
 }
 
 const READINGS: Record<RatioReading, string> = {
