@@ -576,6 +576,7 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
   fs.mkdirSync(dest, { recursive: true });
   const bin = (p: string) => path.join(wb.repoRoot, "node_modules", p);
   const node = process.execPath;
+  const pathVar = `${path.dirname(node)}${path.delimiter}${process.env.PATH}`;
   const seconds = opts.seconds ?? wb.settings().profileSeconds;
   const loadJson = path.join(dest, "load.json");
   // A path on loopback, inert inside the shell's double quotes. $PORT is clinic's, for the --on-port command.
@@ -615,12 +616,16 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
               hint: "clinic needs the app to listen within its own start time and to exit when clinic stops it",
             },
           );
-        return { command: handle.command, report };
+        // As a learner types it from the workbook's folder: the pinned Node first on their own PATH, paths relative.
+        const typed = handle.command
+          .replace(`PATH=${pathVar}`, 'PATH="$PWD/node_modules/node/bin:$PATH"')
+          .replaceAll(`${wb.repoRoot}${path.sep}`, "");
+        return { command: typed, report };
       },
       {
         ...opts.start,
         listen: false, // clinic waits for the port, loads it and ends the app: this waits for clinic
-        env: { ...opts.start?.env, NO_INSIGHT: "1", PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
+        env: { ...opts.start?.env, NO_INSIGHT: "1", PATH: pathVar },
         wrap: [...wrap, "--on-port", load, "--"],
       },
     );

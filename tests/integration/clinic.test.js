@@ -21,5 +21,8 @@ test('clinicDoctor runs clinic non-interactively and returns the report, its dat
     d.command,
     /clinic\/bin\.js doctor .*--on-port .*autocannon.* -c 10 -d 2 .*node apps\/hello-http\/server\.js$/,
   )
+  // As a learner types it from the workbook's folder: no path of this checkout, their own PATH behind the pinned Node.
+  t.assert.ok(!d.command.includes(h.repoRoot), d.command)
+  t.assert.match(d.command, /^NO_INSIGHT=1 PATH="\$PWD\/node_modules\/node\/bin:\$PATH" /)
   t.assert.deepStrictEqual(running(), [])
 })
