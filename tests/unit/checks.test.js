@@ -29,6 +29,7 @@ fs.writeFileSync(
         },
         'accepted p99': { 'quick-unpinned': { quiet: [25], busy: [], measured: '2026-11-28' } },
         'a pinned check': { quick: { quiet: [3], busy: [], measured: '2026-11-28' } },
+        'close runs': { 'quick-unpinned': { quiet: [25.01, 25.03], busy: [], measured: '2026-11-29' } },
       },
     },
   }),
@@ -45,6 +46,13 @@ function quietly(fn) {
     console.log = log
   }
 }
+
+test('a measured spread whose ends read the same is printed with the digits that tell them apart', (t) => {
+  const c = checklist('99-test').below('close runs', 25.02, 50, 'ms')
+  t.assert.deepStrictEqual(c.passed, [
+    'close runs: 25.0 ms, below 50 ms; measured 25.01 ms–25.03 ms in 2 quick unpinned runs (2 quiet, 0 busy)',
+  ])
+})
 
 test('a threshold is printed with the spread it was set from (unpinned runs here), and a run outside it is marked', (t) => {
   const c = checklist('99-test')

@@ -6,7 +6,7 @@ import { type MeasuredSpread, measuredSpread, spreadProfile } from "../core/spre
 import type { Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
-import { ratioText } from "./describe";
+import { rangeText, ratioText } from "./describe";
 
 /** One requirement as the checks cell judged it: what make spreads collects from every run. */
 export interface CheckRecord {
@@ -153,7 +153,7 @@ export function spreadText(s: MeasuredSpread, key: string, show: (v: number) => 
   const [lo, hi] = range(s);
   const how = `${s.quiet.length} quiet, ${s.busy.length} busy`;
   if (runs === 1) return `${show(lo)} in one ${profile} run (${s.quiet.length ? "quiet" : "busy"})`;
-  return `${show(lo)}–${show(hi)} in ${runs} ${profile} runs (${how})`;
+  return `${rangeText(lo, hi, show)} in ${runs} ${profile} runs (${how})`;
 }
 
 /**
