@@ -110,9 +110,10 @@ function check(opts: PacedOptions): URL {
  * Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in.
  * Request i goes at start + i / rate (open loop: a slow answer does not delay the next), and its
  * latency runs from when it was due, which is when it was sent unless this process was busy
- * (`sendLagMs`; a request a timer sent a little early is timed from when it went). Head-of-line blocking needs this: autocannon's `rate` is a per-connection budget
- * spent back to back at the start of every second (a "4 req/s" load arrives as a burst of 4), and
- * without a rate it is a closed loop, in which a connection stuck behind a block sends nothing more.
+ * (`sendLagMs`; a request a timer sent a little early is timed from when it went). Head-of-line
+ * blocking needs this: autocannon's `rate` is a per-connection budget spent back to back at the start
+ * of every second (a "4 req/s" load arrives as a burst of 4), and without a rate it is a closed loop,
+ * in which a connection stuck behind a block sends nothing more.
  *
  * It never throws for the target's answers: non-2xx answers, socket errors and timeouts are counted,
  * and the caller decides. One failure is retried, once: a GET or HEAD reset on a reused keep-alive
