@@ -13,6 +13,12 @@ export const appsDir: string = path.join(repoRoot, "apps");
  */
 export const resultsDir: string = path.resolve(repoRoot, process.env.WORKBOOK_RESULTS_DIR || "results");
 
+/** A path as a learner types it from the workbook's folder: relative where an absolute one lies inside it, else as given. */
+export function fromWorkbook(file: string): string {
+  const rel = path.relative(repoRoot, file);
+  return path.isAbsolute(file) && !rel.startsWith("..") ? rel : file;
+}
+
 export function ensureDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true });
   return dir;

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { badOption, WorkbookError } from "../core/errors";
-import { appsDir, repoRoot } from "../core/paths";
+import { appsDir, fromWorkbook } from "../core/paths";
 import { pinning, serverWrap } from "../core/pinning";
 import { shellLine } from "../core/shell";
 
@@ -74,9 +74,14 @@ export function measureScript<T = unknown>(file: string, opts: ScriptOptions = {
   const pinned = wrap.length
     ? `on CPU ${p.server}, the apps' CPU`
     : `not pinned (${p.enabled ? "pin: false" : p.reason})`;
-  const shown = (f: string) => (path.relative(repoRoot, f).startsWith("..") ? f : path.relative(repoRoot, f));
   const command = shellLine(
-    [...wrap, runtime === process.execPath ? "node" : shown(runtime), ...nodeArgs, shown(abs), ...(opts.args ?? [])],
+    [
+      ...wrap,
+      runtime === process.execPath ? "node" : fromWorkbook(runtime),
+      ...nodeArgs,
+      fromWorkbook(abs),
+      ...(opts.args ?? []),
+    ],
     opts.env,
   );
   return new Promise((resolve, reject) => {

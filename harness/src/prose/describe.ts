@@ -1,7 +1,7 @@
 import path from "node:path";
 import { badOption } from "../core/errors";
 import { fmt, pct, plural, times } from "../core/format";
-import { repoRoot } from "../core/paths";
+import { fromWorkbook } from "../core/paths";
 import type { Throttling } from "../core/quota";
 import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
@@ -183,10 +183,8 @@ export function commandText(...sources: readonly (CommandSource | ToolRun)[]): s
     throw badOption("commandText", "a profile's, a script's or a diagnosis's run is printed on its own: one per call");
   const r = sources[0] as ToolRun;
   const files = [...(r.file ? [r.file] : []), ...(r.files ?? [])].filter((f): f is string => f !== null);
-  const inside = (f: string) => !path.relative(repoRoot, f).startsWith("..");
-  const shown = (f: string) => (path.isAbsolute(f) && inside(f) ? path.relative(repoRoot, f) : f);
   const opens = (f: string) => OPENS_IN[path.extname(f)] ?? "a text editor";
-  const written = files.map((f) => `* \`${shown(f)}\`: open it in ${opens(f)}`);
+  const written = files.map((f) => `* \`${fromWorkbook(f)}\`: open it in ${opens(f)}`);
   const lines = [r.command, ...(r.load ? ["# meanwhile, the load:", r.load.command] : [])];
   return [
     ...(written.length
