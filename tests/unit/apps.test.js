@@ -228,3 +228,31 @@ test('a script that ends without serving is told apart from a crash', async (t) 
     return true
   })
 })
+
+test("an app's printed command runs as printed in a shell at the workbook's root, from the root or its own folder", async (t) => {
+  const { spawn } = require('node:child_process')
+  for (const ref of ['hello-http', server('env-port.js')]) {
+    const app = await startApp(ref, { pin: false })
+    const printed = app.command
+    await app.stop()
+    t.assert.doesNotMatch(printed, /(^|[\s(&])node\s/, `a bare node: ${printed}`)
+    t.assert.ok(!printed.includes(h.repoRoot), `the checkout's folder: ${printed}`)
+    const port = await freePort()
+    const child = spawn('bash', ['-c', `${printed.replace(/PORT=\d+/, `PORT=${port}`)}`], {
+      cwd: h.repoRoot,
+      detached: true,
+      stdio: 'ignore',
+    })
+    t.after(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL')
+      } catch {}
+    })
+    const answered = await waitUntil(
+      async () => (await fetch(`http://127.0.0.1:${port}/`).catch(() => null))?.status,
+      10_000,
+    )
+    t.assert.ok(answered, `no answer on ${port} from: ${printed}`)
+    process.kill(-child.pid, 'SIGKILL')
+  }
+})

@@ -146,3 +146,39 @@ test("withNodeFlags puts Node options after the node of an app's command, and le
   t.assert.strictEqual(gen.withNodeFlags('bun server.js', ['--x']), 'bun server.js')
   t.assert.strictEqual(gen.withNodeFlags('nodemon server.js', ['--x']), 'nodemon server.js')
 })
+
+test('withNodeFlags finds the pinned Node by its path, from the root or from a folder below it', (t) => {
+  t.assert.strictEqual(
+    gen.withNodeFlags('PORT=1 taskset -c 1 node_modules/node/bin/node apps/x/server.js', ['--heap-prof']),
+    'PORT=1 taskset -c 1 node_modules/node/bin/node --heap-prof apps/x/server.js',
+  )
+  t.assert.strictEqual(
+    gen.withNodeFlags('(cd a/b && PORT=1 ../../node_modules/node/bin/node server.js)', ['--x']),
+    '(cd a/b && PORT=1 ../../node_modules/node/bin/node --x server.js)',
+  )
+})
+
+test("a command line writes the workbook's own paths from where it runs: never the checkout's folder, never a bare node", (t) => {
+  const path = require('node:path')
+  const root = h.repoRoot
+  const argv = [
+    'taskset',
+    '-c',
+    '1',
+    process.execPath,
+    `--cpu-prof-dir=${path.join(root, 'results', 'p x')}`,
+    path.join(root, 'apps', 'a', 'server.js'),
+  ]
+  t.assert.strictEqual(
+    gen.shellLine(argv, { CACHE: path.join(root, 'build') }),
+    "CACHE=build taskset -c 1 node_modules/node/bin/node '--cpu-prof-dir=results/p x' apps/a/server.js",
+  )
+  t.assert.strictEqual(
+    gen.shellLine([process.execPath, 'server.js'], {}, path.join(root, 'apps', 'a')),
+    '../../node_modules/node/bin/node server.js',
+  )
+  // a path outside the workbook is the learner's own: kept as given
+  t.assert.strictEqual(gen.shellLine(['/srv/app/server.js']), '/srv/app/server.js')
+  t.assert.strictEqual(gen.fromWorkbookText(`at f (${root}/apps/a/util.js:3:1)`), 'at f (apps/a/util.js:3:1)')
+  t.assert.doesNotMatch(gen.shellLine(argv), new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+})

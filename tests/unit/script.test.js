@@ -24,14 +24,14 @@ test('measureScript returns the last JSON line, what the script printed and the 
   t.assert.match(run.stdout, /^warming up\n/)
   t.assert.match(run.stderr, /a note/)
   t.assert.deepStrictEqual(run.nodeArgs, ['--expose-gc'])
-  t.assert.strictEqual(run.command, `X=y node --expose-gc ${file} 7`)
+  t.assert.strictEqual(run.command, `X=y node_modules/node/bin/node --expose-gc ${file} 7`)
   t.assert.match(run.pinned, /^not pinned/)
 })
 
 test('measureScript takes a path under apps/ as the notebooks give it, and prints it from the workbook folder', async (t) => {
   const run = await h.measureScript('memory-kinds/measure.js', { nodeArgs: ['--expose-gc'], pin: false })
   t.assert.strictEqual(run.file, 'memory-kinds/measure.js')
-  t.assert.strictEqual(run.command, 'node --expose-gc apps/memory-kinds/measure.js')
+  t.assert.strictEqual(run.command, 'node_modules/node/bin/node --expose-gc apps/memory-kinds/measure.js')
   t.assert.strictEqual(Object.keys(run.result).length, 3, JSON.stringify(run.result))
 })
 

@@ -6,7 +6,7 @@ import { loopbackUrl } from "../core/loopback";
 import { assertUniqueKeys } from "../core/order";
 import { repoRoot } from "../core/paths";
 import { pinning, serverWrap } from "../core/pinning";
-import { shellLine, shellWord } from "../core/shell";
+import { fromWorkbookText, shellLine, shellWord } from "../core/shell";
 import { within } from "../core/time";
 import { type AppChannel, openChannel, PROBE_FILE } from "./channel";
 import { cellSerial, type Stoppable, track, untrack } from "./lifecycle";
@@ -71,8 +71,11 @@ export interface AppHandle {
   /**
    * The command that started it, as a learner would type it from the workbook's folder: the
    * environment it was given and the port it listens on, the pinning, the runtime, its flags, the
-   * entry ("PORT=41235 taskset -c 1 node apps/hello-http/server.js"); an app that runs from its own
-   * folder in a subshell that goes there ("(cd notebooks/your-server && PORT=41235 node server.js)").
+   * entry ("PORT=41235 taskset -c 1 node_modules/node/bin/node apps/hello-http/server.js"); an app
+   * that runs from its own folder in a subshell that goes there ("(cd notebooks/your-server &&
+   * PORT=41235 ../../node_modules/node/bin/node server.js)"). Paths inside the workbook are written from
+   * where the line runs (the pinned Node by its path, never a bare `node`), so it runs as printed wherever
+   * the workbook was cloned.
    * The harness's probe preload is left out: the app runs the same without it.
    */
   command: string;
@@ -81,9 +84,9 @@ export interface AppHandle {
   /** Resolves when the spawned process exits. */
   exited: Promise<ExitInfo>;
   exitInfo(): ExitInfo | null;
-  /** The last 40 lines the app wrote to stdout. */
+  /** The last 40 lines the app wrote to stdout, paths inside the workbook written from its folder (a stack's frames). */
   stdout(): string;
-  /** The last 40 lines the app wrote to stderr. */
+  /** The last 40 lines the app wrote to stderr, paths as for stdout. */
   stderr(): string;
   /** SIGINT to the whole process group, then SIGKILL after `timeoutMs` (default 5000). */
   stop(opts?: { signal?: NodeJS.Signals; timeoutMs?: number }): Promise<ExitInfo>;
@@ -160,20 +163,21 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
   // An app that runs from its own folder gets a `cd` there, in a subshell: the line still runs from
   // the workbook's folder, as the loads printed beside it do.
   const commandOn = (port: number) => {
+    const rel = path.relative(repoRoot, cwd);
+    const inside = !(rel.startsWith("..") || path.isAbsolute(rel));
     const line = shellLine(
       [
         ...wrap,
-        ...(opts.standalone ? [] : [runtime === process.execPath ? "node" : runtime]),
+        ...(opts.standalone ? [] : [runtime]),
         ...(opts.nodeArgs ?? []),
         entryWord(path.relative(cwd, app.entryPath) || app.entryPath, opts.standalone === true),
         ...(opts.args ?? []),
       ],
       { ...opts.env, ...(port ? { PORT: String(port) } : {}) },
+      cwd,
     );
     if (cwd === repoRoot) return line;
-    const rel = path.relative(repoRoot, cwd);
-    const dir = rel.startsWith("..") || path.isAbsolute(rel) ? cwd : rel;
-    return `(cd ${shellWord(dir)} && ${line})`;
+    return `(cd ${shellWord(inside ? rel : cwd)} && ${line})`;
   };
   const port = opts.port === "free" ? await freePort() : opts.port;
   const env = {
@@ -212,8 +216,8 @@ export async function startApp(ref: AppRef, opts: StartOptions = {}): Promise<Ap
     command: commandOn(0),
     channel: opened?.channel ?? null,
     exitInfo: proc.exitInfo,
-    stdout: () => proc.stdout.text(),
-    stderr: () => proc.stderr.text(),
+    stdout: () => fromWorkbookText(proc.stdout.text()),
+    stderr: () => fromWorkbookText(proc.stderr.text()),
     stop: ({ signal = "SIGINT", timeoutMs = 5000 }: { signal?: NodeJS.Signals; timeoutMs?: number } = {}) => {
       stopping ??= (async () => {
         if (!proc.exitInfo()) {

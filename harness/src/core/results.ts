@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { badOption } from "./errors";
 import { type Fingerprint, fingerprint } from "./fingerprint";
-import { ensureDir, resultsDir } from "./paths";
+import { ensureDir, fromWorkbook, resultsDir } from "./paths";
 
 export interface SavedResults<T> {
   notebook: string;
@@ -21,7 +21,8 @@ function fileName(fn: string, notebook: string): string {
 
 /**
  * Save a notebook's measurements to results/<notebook>.json with the machine fingerprint.
- * Returns the path. The file (`{ notebook, savedAt, fingerprint, data }`) is rewritten whole on each
+ * Returns the path as a learner types it from the workbook's folder (`results/<notebook>.json`; absolute
+ * only when WORKBOOK_RESULTS_DIR lies outside the workbook). The file (`{ notebook, savedAt, fingerprint, data }`) is rewritten whole on each
  * call, through a temporary file and a rename (a reader never sees half a file): pass everything
  * measured. `notebook` must be a plain file name (letters, digits, `_`, `.`, `-`; not `.` or `..`); a
  * trailing `.ipynb` is dropped; anything else throws a plain `Error`.
@@ -36,7 +37,7 @@ export function saveResults<T>(notebook: string, data: T): string {
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(saved, null, 2));
   fs.renameSync(tmp, file);
-  return file;
+  return fromWorkbook(file);
 }
 
 /** A notebook's saved results (see `saveResults`, which also says what a name may be), or null when it has saved none. */

@@ -4,6 +4,7 @@ import { markdown } from "../charts/display";
 import { WorkbookError } from "../core/errors";
 import { times } from "../core/format";
 import { loopbackUrl } from "../core/loopback";
+import { fromWorkbookText } from "../core/shell";
 import { median, round } from "../core/stats";
 import { sleep, within } from "../core/time";
 import type { ExerciseSpec } from "./spec";
@@ -13,7 +14,10 @@ import type { CheckDetails, CheckResult, Failure } from "./types";
 
 /** The learner's stderr without the submission's folder, the error's first line (from stderr, else from `body`) and where in the learner's files it was thrown. */
 function blame(stderr: string, dir: string, body = ""): { tail: string; said: string } {
-  const tail = stderr.split(dir + path.sep).join("");
+  // an app's stderr comes with the workbook's paths written from its folder (AppHandle.stderr): so is dir
+  const tail = fromWorkbookText(stderr)
+    .split(fromWorkbookText(dir) + path.sep)
+    .join("");
   const error =
     tail.split("\n").find((l) => /^\w*(Error|Exception)\b/.test(l)) ?? body.match(/\b\w*Error: [^<\n]*/)?.[0];
   const where =

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { badOption, WorkbookError } from "../core/errors";
-import { appsDir, fromWorkbook } from "../core/paths";
+import { appsDir } from "../core/paths";
 import { pinning, serverWrap } from "../core/pinning";
 import { shellLine } from "../core/shell";
 
@@ -74,16 +74,7 @@ export function measureScript<T = unknown>(file: string, opts: ScriptOptions = {
   const pinned = wrap.length
     ? `on CPU ${p.server}, the apps' CPU`
     : `not pinned (${p.enabled ? "pin: false" : p.reason})`;
-  const command = shellLine(
-    [
-      ...wrap,
-      runtime === process.execPath ? "node" : fromWorkbook(runtime),
-      ...nodeArgs,
-      fromWorkbook(abs),
-      ...(opts.args ?? []),
-    ],
-    opts.env,
-  );
+  const command = shellLine([...wrap, runtime, ...nodeArgs, abs, ...(opts.args ?? [])], opts.env);
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...opts.env };
     execFile(cmd, args, { env, timeout: timeoutMs, maxBuffer: 64 * 2 ** 20 }, (err, stdout, stderr) => {
