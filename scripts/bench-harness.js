@@ -90,8 +90,8 @@ async function main() {
       const twice = [await measure(generator, design), await measure(generator, design)]
       measured.push({ generator, design: design.name, twice })
       const [m1, m2] = twice
-      const i1 = wb.medianInterval(m1.ratio.runs)
-      const i2 = wb.medianInterval(m2.ratio.runs)
+      const i1 = internal.medianInterval(m1.ratio.runs)
+      const i2 = internal.medianInterval(m2.ratio.runs)
       rows.push({
         generator,
         design: `${design.name} (${design.rounds} x ${design.seconds} s)`,
@@ -129,7 +129,7 @@ async function main() {
         {
           label: `${m.generator}, ${m.design}, run ${i + 1}`,
           value: t.ratio.median,
-          ...wb.medianInterval(t.ratio.runs),
+          ...internal.medianInterval(t.ratio.runs),
         },
       ]),
     )

@@ -1,7 +1,7 @@
 /**
  * @workbook/harness: the measurement harness of the Node Performance Workbook, as `wb.` in the
  * notebooks. Its runtime names are what at least two notebooks or exercises use
- * (tests/unit/architecture.test.js keeps that true, and at most 60, listing the few still to move);
+ * (tests/unit/architecture.test.js keeps that true, and at most 60);
  * each is named in harness/README.md and documented in its doc comment (`make reference`). What one
  * notebook alone uses lives beside it (notebooks/NN-name.ts); what scripts, samples and tests need
  * besides sits behind @workbook/harness/internal; grading behind @workbook/harness/exercises. The
@@ -23,7 +23,7 @@ export type { Pinning } from "./core/pinning";
 export { saveResults } from "./core/results";
 export { SATURATION_CPU_PERCENT, settings } from "./core/settings";
 export type { Settings } from "./core/settings";
-export { medianInterval, spread } from "./core/stats";
+export { spread } from "./core/stats";
 export type { Interval, Spread } from "./core/stats";
 
 // charts/: the only folder that draws (Observable Plot, rendered to SVG + PNG + text)
@@ -90,6 +90,8 @@ export { published } from "./published/studies";
 
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
 export { checklist } from "./prose/checks";
+export { compared } from "./prose/compare";
+export type { Comparison, ComparisonKind, ComparisonWords, GivenInterval, RatioEvidence } from "./prose/compare";
 export { showCode, showDiff } from "./prose/code";
 export { advantageText, commandText, saturationText, spreadText } from "./prose/describe";
 export type { ToolRun } from "./prose/describe";

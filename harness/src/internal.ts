@@ -28,7 +28,7 @@ export { measuringGenerator } from "./core/generator";
 export { resultsDir } from "./core/paths";
 export { loadResults } from "./core/results";
 export { shellLine } from "./core/shell";
-export { commonSlope, median, roundsToAgree, slope } from "./core/stats";
+export { commonSlope, median, medianInterval, roundsToAgree, slope } from "./core/stats";
 // load/: every number measured under load
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";

@@ -89,7 +89,7 @@ test('the stopping rule: no look before 10 rounds nor between looks; the 20 % ru
   t.assert.strictEqual(stats.settled(Array(11).fill(0.5), { noise: NOISE, sessions: 1 }), null, 'between looks')
   t.assert.match(
     stats.settled(Array(10).fill(0.5), { noise: NOISE, sessions: 1 }),
-    /after 10 rounds the 99\.8 % interval, -5\d\.\d % to -4\d\.\d %, lies wholly below 0/,
+    /after 10 rounds the 99\.8 % interval, 0\.4\dx to 0\.5\dx, lies wholly below 1x/,
   )
   t.assert.deepStrictEqual(firstStop('heavier20')?.n, 10)
   t.assert.deepStrictEqual(firstStop('heavier5')?.n, 25)
@@ -113,6 +113,32 @@ test('what a run could detect: the floor table falls with seconds and never belo
   t.assert.ok(twenty < five && five < two, `${twenty} < ${five} < ${two}`)
   t.assert.strictEqual(stats.secondsToSee(ratios, NOISE, pace, 0.001), Infinity)
   t.assert.ok(Number.isNaN(stats.floorRow(ratios, NOISE, pace, 2).detectable), 'no round fits: NaN')
+})
+
+test('the floor table and the time to see a change agree as printed: a row that reads 2.0 % takes no longer than the time quoted for 2 %', (t) => {
+  // Notebook 08 printed "2.0 %" at 2 min in its table and "3 min to see 2 %" below it: 2.04 % rounded down,
+  // 150 s rounded up. Now a row rounds up, and a time is written to the half minute.
+  const { ratios } = run('aa')
+  for (const pace of [
+    { sessionOverheadSeconds: 3.5, secondsPerRound: 1.2 },
+    { sessionOverheadSeconds: 2, secondsPerRound: 1.05 },
+  ]) {
+    const rows = stats.floorTable(ratios, NOISE, pace)
+    for (const size of [0.02, 0.05, 0.2]) {
+      const needed = stats.secondsToSee(ratios, NOISE, pace, size)
+      for (const r of rows.filter((r) => Number.parseFloat(r.text) <= size * 100))
+        t.assert.ok(needed <= r.seconds, `${r.text} at ${r.seconds} s, but ${size * 100} % needs ${needed} s`)
+    }
+  }
+  t.assert.strictEqual(stats.seeText(0.0204), '2.1 %')
+  t.assert.strictEqual(stats.seeText(0.02), '2.0 %')
+  t.assert.deepStrictEqual([45, 120, 150, 600, Infinity].map(stats.durationText), [
+    '45 s',
+    '2 min',
+    '2 min 30 s',
+    '10 min',
+    'more than an hour',
+  ])
 })
 
 test('what a run could detect is a share of its ratio: rounds nine times as large read the same, not nine times it', (t) => {

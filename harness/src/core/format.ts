@@ -45,3 +45,19 @@ export function times(ratio: number): string {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+/**
+ * "57,630–65,270": a range as `show` writes its ends; where both ends would read the same ("144–144"),
+ * with as many more significant digits as tell them apart ("143.8–144.2"), and "each 144" where they
+ * are equal.
+ */
+export function rangeText(low: number, high: number, show: (v: number) => string = fmt): string {
+  if (show(low) !== show(high)) return `${show(low)}–${show(high)}`;
+  const suffix = show(low).replace(/^-?[\d,.]+/, ""); // "x" of a ratio
+  const digits = (v: number, d: number) =>
+    `${Number(v.toPrecision(d)).toLocaleString("en-US", { maximumFractionDigits: 20 })}${suffix}`;
+  for (let d = 4; d <= 8 && low !== high; d++) {
+    if (digits(low, d) !== digits(high, d)) return `${digits(low, d)}–${digits(high, d)}`;
+  }
+  return `each ${show(low)}`;
+}

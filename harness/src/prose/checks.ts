@@ -1,12 +1,12 @@
 import { running } from "../apps/lifecycle";
-import { fmt, plural, times } from "../core/format";
+import { fmt, plural, rangeText, times } from "../core/format";
 import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
 import { type MeasuredSpread, measuredSpread, spreadProfile } from "../core/spreads";
 import type { Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
-import { rangeText, ratioText } from "./describe";
+import { ratioText } from "./describe";
 
 /** One requirement as the checks cell judged it: what make spreads collects from every run. */
 export interface CheckRecord {

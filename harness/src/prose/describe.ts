@@ -1,35 +1,20 @@
 import path from "node:path";
 import { badOption } from "../core/errors";
-import { fmt, pct, plural, times } from "../core/format";
+import { fmt, pct, plural, rangeText, times } from "../core/format";
 import { fromWorkbook } from "../core/paths";
 import type { Throttling } from "../core/quota";
 import { notMeasured } from "../core/readings";
 import { SATURATION_CPU_PERCENT } from "../core/settings";
-import { medianInterval, type Spread } from "../core/stats";
+import type { Spread } from "../core/stats";
 import { type CommandSource, loadCommandText } from "../load/report";
 import type { Advantage, RatioReading } from "../load/rounds";
 import type { LoadResult } from "../load/types";
+import { compared } from "./compare";
 
 /**
  * Sentences that depend on the run, written once and tested (tests/unit/prose.test.js), so that a
  * notebook's prose stays true whatever the numbers: a cell renders them with markdown().
  */
-
-/**
- * "57,630–65,270": a range as `show` writes its ends; where both ends would read the same ("144–144"),
- * with as many more significant digits as tell them apart ("143.8–144.2"), and "each 144" where they
- * are equal.
- */
-export function rangeText(low: number, high: number, show: (v: number) => string = fmt): string {
-  if (show(low) !== show(high)) return `${show(low)}–${show(high)}`;
-  const suffix = show(low).replace(/^-?[\d,.]+/, ""); // "x" of a ratio
-  const digits = (v: number, d: number) =>
-    `${Number(v.toPrecision(d)).toLocaleString("en-US", { maximumFractionDigits: 20 })}${suffix}`;
-  for (let d = 4; d <= 8 && low !== high; d++) {
-    if (digits(low, d) !== digits(high, d)) return `${digits(low, d)}–${digits(high, d)}`;
-  }
-  return `each ${show(low)}`;
-}
 
 /** "61,234 req/s (median of 3 runs, 57,630–65,270)", or just the median for one value. */
 export function spreadText(s: Spread, unit: string, of = "runs"): string {
@@ -38,19 +23,13 @@ export function spreadText(s: Spread, unit: string, of = "runs"): string {
   return `${fmt(s.median)} ${unit} (median of ${n} ${of}, ${rangeText(s.min, s.max)})`;
 }
 
-/** The fewest rounds whose median gets an interval in prose: with fewer, the range says as much. */
-export const INTERVAL_MIN_ROUNDS = 6;
-
 /**
- * "1.52x (median of 5 rounds, 1.40x–1.61x)"; from INTERVAL_MIN_ROUNDS rounds on, with the 95 %
- * interval of the median (bootstrap) instead of the range: "1.45x (median of 20 rounds, 95 % interval 1.41x–1.46x)".
+ * A ratio with its evidence, as `compared` writes it: "1.45x (median of 20 rounds, 95 % interval
+ * 1.41x–1.46x)"; from two to five values their range with its confidence ("1.52x (median of 5 rounds,
+ * range 1.40x–1.61x, a 94 % interval)"); one value "1.52x from one round".
  */
 export function ratioText(s: Spread, of = "rounds"): string {
-  const n = s.runs.length;
-  if (n <= 1) return times(s.median);
-  if (n < INTERVAL_MIN_ROUNDS) return `${times(s.median)} (median of ${n} ${of}, ${rangeText(s.min, s.max, times)})`;
-  const i = medianInterval(s.runs);
-  return `${times(s.median)} (median of ${n} ${of}, 95 % interval ${rangeText(i.low, i.high, times)})`;
+  return s.runs.some(Number.isFinite) ? compared({ values: s.runs, of }).evidence : times(s.median);
 }
 
 const READINGS: Record<RatioReading, string> = {
@@ -71,23 +50,20 @@ export function readingText(reading: RatioReading): string {
 }
 
 /**
- * One sentence on how `a` compares with `b` (an Advantage from advantage()): the ratio on the figure
- * that measures the servers, its spread, and why that figure. E.g. "Fastify needed 0.61x Express's CPU
- * time per request: 1.64x better (median of 5 rounds, 1.52x–1.70x); ...". From six rounds on, the
- * ratio is quoted with the 95 % interval of its median instead of its range ("1.45x (median of 20
- * rounds, 95 % interval 1.41x–1.46x)").
+ * How `a` compares with `b` (an Advantage from advantage()), in the words its interval allows
+ * (`compared`), on the figure that measures the servers, and why that figure: "By requests per second,
+ * Fastify was faster than Express by 65 %: 1.65x (median of 7 rounds, 95 % interval 1.58x–1.71x). The
+ * load generator kept up in every round, so the req/s ratio measures both servers."
  */
 export function advantageText(a: string, b: string, adv: Advantage): string {
   if (adv.ratio === null) return `${a} and ${b} have no round in common: no ratio.`;
-  const how =
-    adv.decidedOn === "reqPerSec"
-      ? `served ${ratioText(adv.ratio)} ${b}'s requests per second`
-      : `was ${ratioText(adv.ratio)} better than ${b} by server CPU time per request`;
+  const on = adv.decidedOn === "reqPerSec" ? "requests per second" : "the server's CPU time per request";
+  const c = compared({ values: adv.ratio.runs }, { a, b, more: "faster", less: "slower" });
   const why =
     adv.decidedOn === "reqPerSec"
       ? readingText(adv.reading)
       : `${readingText(adv.reading)}; CPU time per request still measures each server`;
-  return `${a} ${how}: ${why}.`;
+  return `By ${on}, ${c.text}. ${why[0].toUpperCase()}${why.slice(1)}.`;
 }
 
 /** Where the load generator stood in a load's runs: one sentence, with the 90 % line ("The load generator kept up: wrk used … % of a core …"); under a CPU quota, how many periods it throttled. Where the generator's CPU was not read, it says whether it kept up is unknown. */

@@ -8,17 +8,21 @@ import {
   type RatioMetric,
   type RatioReading,
   type Spread,
+  times,
 } from "@workbook/harness";
 import { fingerprint, median, plural } from "@workbook/harness/internal";
 import { makePath, type ResolvedSide } from "./sides";
 import {
   type Change,
   changeOf,
+  changeText,
+  durationText,
   type FloorRow,
   floorTable,
   type Pace,
   p1,
   secondsToSee,
+  seeText,
   signedPercent,
   type Verdict,
   verdictOf,
@@ -98,7 +102,7 @@ export interface Comparison {
   /** What comparisons of other lengths would detect at this run's spread (the noise-floor table). */
   floor: FloorRow[];
   /** How long a comparison would need to see a change of 2, 5, 10 and 20 %. */
-  toSee: { size: number; seconds: number }[];
+  toSee: { size: number; seconds: number; text: string }[];
   /** The command that reproduces this comparison. */
   command: string;
   /** The verdict, then every number it rests on (a terminal's lines). */
@@ -134,12 +138,6 @@ export interface ReportInput {
 }
 
 const pc = (share: number) => `${p1(share)} %`;
-const changeText = (c: Change) => `${signedPercent(c.change)} [${signedPercent(c.low)} to ${signedPercent(c.high)}]`;
-function duration(s: number): string {
-  if (!Number.isFinite(s)) return "more than an hour";
-  return s < 120 ? `${Math.ceil(s)} s` : `${Math.ceil(s / 60)} min`;
-}
-
 function sideSummary(r: ResolvedSide, load: LoadResult): SideSummary {
   return {
     label: r.label,
@@ -202,10 +200,10 @@ export function comparisonReport(i: ReportInput): Comparison {
       : `passed: B is not slower by more than ${pc(i.gate!)} (${verdict.high < 0 ? `slower by ${pc(slower)}` : "not slower beyond doubt"})`;
   const generator = i.runA.generator.name;
   const floor = floorTable(adv.ratio!.runs, i.noise, i.pace);
-  const toSee = [0.02, 0.05, 0.1, 0.2].map((size) => ({
-    size,
-    seconds: secondsToSee(adv.ratio!.runs, i.noise, i.pace, size),
-  }));
+  const toSee = [0.02, 0.05, 0.1, 0.2].map((size) => {
+    const seconds = secondsToSee(adv.ratio!.runs, i.noise, i.pace, size);
+    return { size, seconds, text: durationText(seconds) };
+  });
   const a = sideSummary(i.a, i.runA);
   const b = sideSummary(i.b, i.runB);
   const command = i.command ?? makeLine(i);
@@ -226,10 +224,10 @@ export function comparisonReport(i: ReportInput): Comparison {
     `  decided on ${metric}, round by round: ${fmt(adv.ratio!.median)}x, change ${changeText(verdict)} (${verdict.level * 100} % interval, ${adv.ratio!.runs.length} rounds); ${generatorLine}`,
     `  req/s, B over A: ${reqPerSec ? changeText(reqPerSec) : "n/a"}; CPU per request, A over B: ${cpuPerRequest ? changeText(cpuPerRequest) : "n/a"}`,
     `  sessions: ${i.sessions} (fresh processes of both, warmed up), medians ${sessionRatios.map((r) => fmt(r)).join(", ")}; noise floor ${pc(i.noise)} (the standard deviation of two processes of one file, in the interval as ${pc(i.noise)} / sqrt(${i.sessions}))`,
-    `  this run could have seen a change of ${pc(verdict.detectable)} or more (80 % of the time)${i.same ? "; an A/A run: this is the machine's noise floor for a comparison this long" : ""}`,
+    `  this run could have seen a change of ${verdict.seen} or more (80 % of the time)${i.same ? "; an A/A run: this is the machine's noise floor for a comparison this long" : ""}`,
     `  to see 2 % / 5 % / 20 %: ${toSee
       .filter((t) => t.size !== 0.1)
-      .map((t) => duration(t.seconds))
+      .map((t) => t.text)
       .join(" / ")} at this run's spread`,
     `  stopped ${i.stoppedBy} (${fmt(Math.round(i.seconds))} s in all)`,
     `  design: ${designText(i, generator)}`,
@@ -247,7 +245,7 @@ export function comparisonReport(i: ReportInput): Comparison {
     row("B", b),
     "",
     `Decided on ${metric}: ${changeText(verdict)} (95 % interval, median of ${adv.ratio!.runs.length} rounds, ${i.design === "side-by-side" ? "both servers loaded side by side" : "in turns"}). ` +
-      `${plural(i.sessions, "session")} of fresh processes; this run could have seen ${pc(verdict.detectable)} or more. ${generatorLine[0].toUpperCase()}${generatorLine.slice(1)}. Stopped ${i.stoppedBy}.` +
+      `${plural(i.sessions, "session")} of fresh processes; this run could have seen ${verdict.seen} or more. ${generatorLine[0].toUpperCase()}${generatorLine.slice(1)}. Stopped ${i.stoppedBy}.` +
       (gate ? ` **Gate: ${gate.text}.**` : ""),
     "",
     `<sub>\`${command}\` · ${describeMachine().split(" · ").slice(0, 4).join(" · ")} · ${fmt(Math.round(i.seconds))} s</sub>`,

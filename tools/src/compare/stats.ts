@@ -1,5 +1,5 @@
-import { medianInterval } from "@workbook/harness";
-import { median } from "@workbook/harness/internal";
+import { compared, times } from "@workbook/harness";
+import { median, medianInterval } from "@workbook/harness/internal";
 
 /**
  * The statistics of a comparison of two servers, on the per-round ratios of B to A ("how many times
@@ -92,6 +92,8 @@ export interface Verdict extends Change {
   largest: number;
   /** The smallest change a run like this one would call slower or faster 80 % of the time. */
   detectable: number;
+  /** `detectable` as printed (seeText: rounded up to a tenth of a per cent), the one figure every sentence quotes. */
+  seen: string;
   /** "B is slower by 6.1 % [4.0-8.2]", "B is faster by ...", "no difference larger than 2.3 % seen". */
   headline: string;
 }
@@ -101,6 +103,15 @@ export const p1 = (share: number) =>
   (Math.abs(share) * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 /** A change as "+6.1 %" or "-2.0 %". */
 export const signedPercent = (share: number) => `${share < 0 ? "-" : "+"}${p1(share)} %`;
+/**
+ * A change with its interval as prose writes it: within 2x either way as percentages ("-5.1 % [-8.5 % to
+ * -2.1 %]"), beyond as ratios ("14.7x [14.1x to 15.8x]", never "+1,373.5 %").
+ */
+export function changeText(c: Pick<Change, "change" | "low" | "high">): string {
+  if (c.change >= 1 || c.change <= -0.5) return `${times(1 + c.change)} [${times(1 + c.low)} to ${times(1 + c.high)}]`;
+  return `${signedPercent(c.change)} [${signedPercent(c.low)} to ${signedPercent(c.high)}]`;
+}
+
 /** z(0.975) + z(0.80): a change this many standard errors away is seen 80 % of the time. */
 const POWER_80 = normalQuantile(0.975) + normalQuantile(0.8);
 
@@ -113,20 +124,29 @@ export function detectable(c: Pick<Change, "change" | "low" | "high" | "level">)
   return (POWER_80 * (c.high - c.low)) / (2 * normalQuantile(0.5 + c.level / 2) * (1 + c.change));
 }
 
-/** The verdict: slower when the whole interval lies below 0, faster when above, else no difference larger than its farthest end. */
+/**
+ * The verdict, in the words its interval allows (the harness's `compared`, the noise floor already inside
+ * the interval): slower when the whole interval lies below 0, faster when above, else no difference larger
+ * than its farthest end. A change of 2x or more reads as a ratio ("B is faster: 14.7x [14.1x-15.8x]"),
+ * never as "faster by 1,373.5 %".
+ */
 export function verdictOf(ratios: readonly number[], luck: Luck): Verdict {
   const c = changeOf(ratios, luck);
   const largest = Math.max(Math.abs(c.low), Math.abs(c.high));
-  const verdict = (kind: VerdictKind, headline: string): Verdict => ({
-    ...c,
-    kind,
-    largest,
-    detectable: detectable(c),
-    headline,
+  const words = compared({
+    values: [1 + c.change],
+    interval: { low: 1 + c.low, high: 1 + c.high, level: c.level, what: "interval" },
+    noise: 0,
   });
-  if (c.high < 0) return verdict("slower", `B is slower by ${p1(c.change)} % [${p1(c.high)}-${p1(c.low)}]`);
-  if (c.low > 0) return verdict("faster", `B is faster by ${p1(c.change)} % [${p1(c.low)}-${p1(c.high)}]`);
-  return verdict("same", `no difference larger than ${p1(largest)} % seen`);
+  const kinds: Record<string, VerdictKind> = { more: "faster", less: "slower" };
+  const kind: VerdictKind = kinds[words.kind] ?? "same";
+  const big = words.median >= 2 || words.median <= 0.5;
+  const x = (v: number) => times(v).replace(/x$/, "");
+  let headline = `no difference larger than ${p1(largest)} % seen`;
+  if (kind !== "same" && big) headline = `B is ${kind}: ${times(1 + c.change)} [${x(1 + c.low)}x-${x(1 + c.high)}x]`;
+  else if (kind === "slower") headline = `B is slower by ${p1(c.change)} % [${p1(c.high)}-${p1(c.low)}]`;
+  else if (kind === "faster") headline = `B is faster by ${p1(c.change)} % [${p1(c.low)}-${p1(c.high)}]`;
+  return { ...c, kind, largest, detectable: detectable(c), seen: seeText(detectable(c)), headline };
 }
 
 /**
@@ -140,14 +160,18 @@ export function settled(ratios: readonly number[], luck: Luck, gate: number | nu
   const n = ratios.filter(Number.isFinite).length;
   if (n < MIN_ROUNDS || n % LOOK_EVERY !== 0) return null;
   const c = changeOf(ratios, luck, STRICT_LEVEL);
-  const interval = `after ${n} rounds the ${p1(STRICT_LEVEL)} % interval, ${signedPercent(c.low)} to ${signedPercent(c.high)},`;
+  const big = c.change >= 1 || c.change <= -0.5;
+  const ends = big
+    ? `${times(1 + c.low)} to ${times(1 + c.high)}`
+    : `${signedPercent(c.low)} to ${signedPercent(c.high)}`;
+  const interval = `after ${n} rounds the ${p1(STRICT_LEVEL)} % interval, ${ends},`;
   if (gate !== null) {
     if (c.high < -gate) return `${interval} lies wholly beyond the gate's -${p1(gate)} %`;
     if (c.low > -gate) return `${interval} lies wholly above the gate's -${p1(gate)} %`;
     return null;
   }
-  if (c.high < 0) return `${interval} lies wholly below 0`;
-  if (c.low > 0) return `${interval} lies wholly above 0`;
+  if (c.high < 0) return `${interval} lies wholly below ${big ? "1x" : "0"}`;
+  if (c.low > 0) return `${interval} lies wholly above ${big ? "1x" : "0"}`;
   return null;
 }
 
@@ -164,6 +188,24 @@ export interface FloorRow {
   rounds: number;
   /** The smallest change it would call slower or faster 80 % of the time (a fraction); NaN: no round fits. */
   detectable: number;
+  /** `detectable` as printed, rounded up to a tenth of a per cent ("2.1 %"; "n/a"): what the sentences quote too. */
+  text: string;
+}
+
+/**
+ * The smallest change a run can see, as printed: rounded up to a tenth of a per cent, so that a row that
+ * reads "2.0 %" can see a change of 2 % (a figure rounded down would promise more than the run can see).
+ */
+export function seeText(share: number): string {
+  return Number.isFinite(share) ? `${(Math.ceil(share * 1000 - 1e-9) / 10).toFixed(1)} %` : "n/a";
+}
+
+/** A comparison's length: "45 s", "2 min", "2 min 30 s"; "more than an hour" for Infinity. */
+export function durationText(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "more than an hour";
+  const s = Math.ceil(seconds);
+  if (s < 120) return `${s} s`;
+  return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ""}`;
 }
 
 /** The sessions a comparison of `seconds` runs. */
@@ -184,7 +226,8 @@ function projected(spread: { n: number; error: number }, noise: number, pace: Pa
   const each = Math.floor((seconds / sessions - pace.sessionOverheadSeconds) / pace.secondsPerRound);
   const rounds = Math.max(0, each) * sessions;
   const error = Math.sqrt((spread.error * spread.error * spread.n) / rounds + (noise * noise) / sessions);
-  return { seconds, sessions, rounds, detectable: rounds < 2 || spread.n < 2 ? NaN : POWER_80 * error };
+  const detectable = rounds < 2 || spread.n < 2 ? NaN : POWER_80 * error;
+  return { seconds, sessions, rounds, detectable, text: seeText(detectable) };
 }
 
 /**
@@ -202,7 +245,11 @@ export function floorTable(ratios: readonly number[], noise: number, pace: Pace)
   return [15, 30, 60, 90, 120, 300, 600].map((s) => projected(spread, noise, pace, s));
 }
 
-/** The seconds a comparison needs to see a change of `size` (a fraction) 80 % of the time at this run's spread; Infinity beyond an hour. */
+/**
+ * The seconds a comparison needs to see a change of `size` (a fraction) 80 % of the time at this run's
+ * spread, by the same projection as floorTable (so a row that reads `size` or less is never a longer
+ * time than this says); Infinity beyond an hour.
+ */
 export function secondsToSee(ratios: readonly number[], noise: number, pace: Pace, size: number): number {
   const spread = roundsSpread(ratios);
   for (let s = 10; s <= 3600; s += s < 120 ? 5 : 30) if (projected(spread, noise, pace, s).detectable <= size) return s;
