@@ -45,6 +45,48 @@ export function handleRows(
   ];
 }
 
+/**
+ * What this run's doctor counted of the load's connections, and what that says: all of them, or fewer,
+ * with the climb its samples show (the loop takes in waiting connections between its long ticks, so a
+ * short run can end before it has taken in all of them), or more (other handles opened under load).
+ */
+export function handlesText(samples: readonly { handles: number }[], connections: number): string {
+  const { idle, peak } = handleCounts(samples);
+  const counted = peak - idle;
+  const loaded = samples.filter((s) => s.handles > idle).map((s) => s.handles);
+  const head = `This run's doctor counted **${counted} of the ${connections} connections** the load opened, at its peak`;
+  if (counted === connections) return `${head}: every one of them, as the article's did.`;
+  if (counted > connections)
+    return `${head}: more handles than connections, so the app opened others under load (timers, files).`;
+  const climb =
+    loaded.length > 1
+      ? `its handles climbed from ${loaded[0]} to ${peak} over its ${loaded.length} samples under load`
+      : `it took ${loaded.length} sample under load`;
+  return (
+    `${head}: ${climb}, and its last sample came before the blocked loop had taken in the other ` +
+    `${connections - counted}. The loop accepts waiting connections only between its long ticks, and this ` +
+    "load was short: the article's count is of a loop that had taken in every connection."
+  );
+}
+
+/**
+ * CPU above 100 % of a core: the article's reason (V8's GC threads beside the main thread) holds only
+ * where the server's threads may use more than one core. Pinned, every thread of it shares one core.
+ */
+export function doctorCpuText(samples: readonly { cpu: number }[], pinnedTo: string | null): string {
+  const most = Math.max(...samples.map((s) => s.cpu)) * 100;
+  const article = `The article's doctor read above 100 % of a core: ${publishedEtag.doctor.cpuNote}.`;
+  if (pinnedTo !== null)
+    return (
+      `${article} This run pinned the server to CPU ${pinnedTo}, so those threads shared that one core with ` +
+      `the main thread, and doctor's CPU could not read above 100 %: its highest sample read ${wb.fmt(most)} %.`
+    );
+  return (
+    `${article} This run was not pinned: doctor's highest sample read ${wb.fmt(most)} %` +
+    (most > 100 ? ", above one core." : ", within one core.")
+  );
+}
+
 /** Each of the article's targets beside what the fix alone reached in this run, and whether it met it. */
 export function targetRows(reached: { times: number; reqPerSec: number }): Record<string, string>[] {
   return publishedEtag.cost.targets.map((t) => {
@@ -466,16 +508,17 @@ export function slowdownText(fresh: FreshLoadResult, factor = 1.2): string {
   return `${head}: some slowed down within their run, some did not (a noisy second can hide a trend this short).`;
 }
 
-/** How close a server came to its ceiling (a plain node:http server doing the same work), from round-by-round fractions: within 10 %, short by how much, or above it (check that the two still do the same work): "92 % of its ceiling (rounds 88–97 %)". */
+/**
+ * How a server compared with its ceiling (a plain node:http server doing the same work), from
+ * round-by-round req/s ratios, in the words their interval allows (`wb.compared`): slower by how much
+ * (and whether within 10 % of it), no difference, too few rounds, or faster, which asks to check that
+ * the two still do the same work.
+ */
 export function ceilingText(server: string, ceiling: string, fraction: wb.Spread): string {
-  const range = fraction.runs.length > 1 ? `rounds ${wb.pct(fraction.min)}–${wb.pct(fraction.max)}` : "one round";
-  if (fraction.min > 1)
-    return `${server} ran above ${ceiling} in every round (${range}): check that the two still do the same work.`;
-  if (fraction.median > 1.1)
-    return `${server} reached **${wb.pct(fraction.median)}** of ${ceiling}, above it (${range}): check that the two still do the same work.`;
-  if (fraction.median >= 0.9)
-    return `${server} reached **${wb.pct(fraction.median)}** of ${ceiling}: within 10 % (${range}).`;
-  return `${server} reached **${wb.pct(fraction.median)}** of ${ceiling}: ${wb.pct(1 - fraction.median)} short (${range}).`;
+  const c = wb.compared({ values: fraction.runs }, { a: server, b: ceiling, more: "faster", less: "slower" });
+  if (c.kind === "more") return `${c.text}: check that the two still do the same work.`;
+  if (c.kind === "less" && c.median >= 0.9) return `${c.text}, within 10 % of it.`;
+  return `${c.text}.`;
 }
 
 /**
@@ -616,10 +659,12 @@ export async function clinicDoctor(app: wb.AppRef, opts: DoctorOptions = {}): Pr
               hint: "clinic needs the app to listen within its own start time and to exit when clinic stops it",
             },
           );
-        // As a learner types it from the workbook's folder: the pinned Node first on their own PATH, paths relative.
-        const typed = handle.command
-          .replace(`PATH=${pathVar}`, 'PATH="$PWD/node_modules/node/bin:$PATH"')
-          .replaceAll(`${wb.repoRoot}${path.sep}`, "");
+        // As a learner types it from the workbook's folder: the pinned Node first on their own PATH (the
+        // command's other paths are already written from there), however the shell quoted the PATH it ran with.
+        const typed = handle.command.replace(
+          /(^|\s)PATH=('(?:[^']|'\\'')*'|\S+)/,
+          '$1PATH="$PWD/node_modules/node/bin:$PATH"',
+        );
         return { command: typed, report };
       },
       {

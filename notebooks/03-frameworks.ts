@@ -303,17 +303,18 @@ export function openConnectionsText(table: PublishedTable, row: wb.InFlight): st
   );
 }
 
-/** One route's CPU time per request for two servers (µs): `a` the one compared against. */
+/** One route's CPU time per request for two servers (µs), round by round: `a` the one compared against. */
 export interface RouteCost {
   route: string;
-  a: number;
-  b: number;
+  a: readonly number[];
+  b: readonly number[];
 }
 
 /**
  * Whether more work per request narrowed the gap between two servers: b's CPU time per request over
- * a's on each route, in the order given (cheapest route first), and what the last route did to the
- * first route's gap (a change under 10 % is "about the same").
+ * a's on each route (the median of the rounds), in the order given (cheapest route first), and what the
+ * last route did to the first route's gap, round by round, in the words its interval allows
+ * (`wb.compared`: narrowed, widened, no difference, or too few rounds).
  */
 export function routeGapText(a: string, b: string, rows: readonly RouteCost[]): string {
   if (rows.length < 2)
@@ -321,15 +322,15 @@ export function routeGapText(a: string, b: string, rows: readonly RouteCost[]): 
       "WB_BAD_OPTION",
       `routeGapText: needs two routes or more, the cheapest first; got ${rows.length}`,
     );
-  const gaps = rows.map((r) => ({ route: r.route, gap: r.b / r.a }));
-  const each = gaps.map((g) => `${wb.times(g.gap)} on \`${g.route}\``);
-  const first = gaps[0];
-  const last = gaps[gaps.length - 1];
-  const change = last.gap / first.gap;
-  let verdict = `the gap stayed about the same from \`${first.route}\` to \`${last.route}\``;
-  if (change < 0.9) verdict = `the extra work of \`${last.route}\` narrowed the gap`;
-  if (change > 1.1) verdict = `the extra work of \`${last.route}\` widened the gap`;
-  return `${b} used ${each.join(", ")} of ${a}'s CPU time per request: ${verdict}.`;
+  const gapOf = (r: RouteCost) => r.b.map((v, i) => v / r.a[i]);
+  const each = rows.map((r) => `${wb.times(wb.spread(gapOf(r)).median)} on \`${r.route}\``);
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  const change = gapOf(last).map((g, i) => g / gapOf(first)[i]);
+  const c = wb.compared({ values: change }, { more: "widened", less: "narrowed" });
+  return (
+    `${b} used ${each.join(", ")} of ${a}'s CPU time per request. The gap on \`${last.route}\` over the ` +
+    `gap on \`${first.route}\`, round by round: ${c.text}.`
+  );
 }
 
 /** What notebook 03 reads of apps/frameworks/lib/payloads.js, the apps' own module (so no copy is kept here). */

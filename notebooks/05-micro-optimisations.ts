@@ -291,6 +291,8 @@ export interface MicroGain {
   high: number;
   /** The processes the ratio comes from (1: one process, its margins give low and high). */
   processes: number;
+  /** Over several processes, each process's ratio (their median is `ratio`); absent for one. */
+  each?: number[];
 }
 
 /**
@@ -315,6 +317,7 @@ export function microGain(result: MicrobenchResult, faster: string, slower: stri
       low: Math.min(...each),
       high: Math.max(...each),
       processes: each.length,
+      each,
     };
   }
   const lo = (t: MicroTask) => t.opsPerSec * Math.max(0, 1 - t.rme / 100);
@@ -413,20 +416,27 @@ export async function v8View<T = Record<string, unknown>>(file: string, opts: V8
 // Sentences whose wording depends on the run (tests/unit/micro.test.js).
 
 /**
- * "A ran 2.31x as many operations a second as B (their margins of error allow 2.05x–2.60x)", or the other
- * way round; over several processes, their median and the range of their ratios.
+ * How two tasks compared, in the words their evidence allows (`wb.compared`): "A ran faster than B by
+ * 14 %: 1.14x (their margins of error allow 1.10x–1.18x)" from one process, with the range of the
+ * processes' ratios over several ("median of 5 processes, range 2.70x–3.20x, a 94 % interval"); "no
+ * difference ... could see" when that interval holds 1x. The ratio is `faster`'s ops/s over `slower`'s
+ * (the names it was built with), whichever way it came out.
  */
 export function microGainText(g: MicroGain): string {
-  const within = (lo: number, hi: number) =>
+  const evidence: wb.RatioEvidence =
     g.processes > 1
-      ? `median of ${g.processes} processes, which ranged ${wb.times(lo)}–${wb.times(hi)}`
-      : `their margins of error allow ${wb.times(lo)}–${wb.times(hi)}`;
-  if (g.ratio >= 1) {
-    const range = within(g.low, g.high);
-    return `${g.faster} ran **${wb.times(g.ratio)}** as many operations a second as ${g.slower} (${range}).`;
-  }
-  const range = within(1 / g.high, 1 / g.low);
-  return `${g.faster} was the slower one here: ${g.slower} ran **${wb.times(1 / g.ratio)}** as many operations a second (${range}).`;
+      ? { values: g.each ?? [g.ratio], of: "processes" }
+      : {
+          values: [g.ratio],
+          interval: { low: g.low, high: g.high, level: null, what: "their margins of error allow" },
+        };
+  const c = wb.compared(evidence, { a: g.faster, b: g.slower, more: "faster", less: "slower" });
+  return `${capitalise(c.text)}.`;
+}
+
+/** The sentence's first letter in upper case, after the comparison's marker (an HTML comment) when it leads. */
+function capitalise(text: string): string {
+  return text.replace(/^((?:<!--.*?-->)?)(.)/, (_, marker: string, first: string) => marker + first.toUpperCase());
 }
 
 /** What dropping a result did: the JIT removed the work (the dropped task ran at least 3x faster), or it did not. */
@@ -467,15 +477,12 @@ export interface RequestLesson {
   measured: wb.Advantage;
 }
 
-/** Measured gains below this read as "a few percent under load"; at or above it, as "it shows". */
-export const SHOWS_FROM = 1.15;
-
 /**
- * The paragraph on one route: the optimised code's share of the request, the micro-gains, the
- * predicted request-level gain (Amdahl) beside the measured one with its spread, and the conclusion
- * chosen from the measurement: "a few percent" when it stayed below SHOWS_FROM, "it shows" above,
- * "not clear" above it when a round saw no gain (the machine's noise as large as the effect), and how
- * the prediction did (within the measured range, within 10 % of the median, or off by how much).
+ * The paragraph on one route: the optimised code's share of the request, the micro-gains, the predicted
+ * request-level gain (Amdahl) beside the measured one in the words its interval allows (`advantageText`,
+ * `wb.compared`), then the conclusion drawn from that interval: it shows, no difference this run could
+ * see, or within the noise floor; how the prediction did; and, where the measured interval lies above
+ * the ceiling Amdahl's law gives (what the run would gain if both parts cost nothing), that it does and why.
  */
 export function requestLessonText(l: RequestLesson): string {
   const share = l.parts.reduce((s, p) => s + p.share, 0);
@@ -485,39 +492,54 @@ export function requestLessonText(l: RequestLesson): string {
   );
   const r = l.measured.ratio;
   if (r === null) return `**${l.route}**: the two apps have no round in common, so no measured gain.`;
-  const head =
-    `**${l.route}**: ${each.join("; ")}. Predicted: **${wb.times(predicted)}**. Measured: ` +
-    wb.advantageText("after", "before", l.measured);
-  return `${head} ${verdictText(r, share, wb.gainCeiling(l.parts))} ${predictionText(predicted, r)}`;
+  const c = wb.compared({ values: r.runs });
+  const head = `**${l.route}**: ${each.join("; ")}. Predicted: **${wb.times(predicted)}**. Measured: ${wb.advantageText("after", "before", l.measured)}`;
+  const ceiling = wb.gainCeiling(l.parts);
+  return [head, conclusionText(c, share, ceiling), predictionText(predicted, c), ceilingText(c, ceiling)]
+    .filter(Boolean)
+    .join(" ");
 }
 
-/** The conclusion: below SHOWS_FROM "a few percent"; above it "it shows", unless a round saw no gain at all. */
-function verdictText(r: NonNullable<wb.Advantage["ratio"]>, share: number, ceiling: number): string {
-  if (r.median < SHOWS_FROM) {
-    return (
-      `**Only a few percent under load, if anything:** the optimised code was only ${wb.pct(share)} of each ` +
-      `request's CPU time, so even making it free could give at most ${wb.times(ceiling)}.`
-    );
-  }
-  if (r.min <= 1) {
-    return (
-      `**Not clear under load:** the median says ${wb.times(r.median)}, but at least one round saw no gain, so this ` +
-      `machine's noise was as large as the effect; run it again on a quiet machine, or with the full profile.`
-    );
-  }
+/** What the interval lets the paragraph conclude about the whole request. */
+function conclusionText(c: wb.Comparison, share: number, ceiling: number): string {
+  const part = `the optimised code was ${wb.pct(share)} of each request's CPU time`;
+  if (c.kind === "more")
+    return `**It shows under load:** ${part}, and the whole interval lies above 1x, beyond the ${wb.pct(c.noise)} noise floor.`;
+  if (c.kind === "less") return `**The after app was slower under load:** the interval lies below 1x, though ${part}.`;
+  if (c.kind === "few" || c.kind === "one")
+    return `**Too few rounds for a verdict:** ${part}; run it with more rounds (the full profile) to know.`;
+  const why =
+    c.kind === "same" ? "the interval holds 1x" : `the interval lies within the ${wb.pct(c.noise)} noise floor`;
   return (
-    `**It shows under load:** the optimised code was ${wb.pct(share)} of each request's CPU time, ` +
-    "so most of the micro-gain carried through to the whole request."
+    `**No difference this run could see:** ${why}. ${part[0].toUpperCase()}${part.slice(1)}, so even making it ` +
+    `free could give at most ${wb.times(ceiling)}.`
   );
 }
 
-function predictionText(predicted: number, r: NonNullable<wb.Advantage["ratio"]>): string {
-  if (predicted >= r.min && predicted <= r.max) return "The prediction falls within the measured range.";
-  const off = predicted / r.median - 1;
-  if (Math.abs(off) <= 0.1) return `The prediction is within 10 % of the measured median (${wb.pct(off)}).`;
+/** How the prediction did: inside the measured interval, within 10 % of the median, or off by how much. */
+function predictionText(predicted: number, c: wb.Comparison): string {
+  if (predicted >= c.low && predicted <= c.high) return "The prediction falls within the measured interval.";
+  const off = predicted / c.median - 1;
+  if (Math.abs(off) <= 0.1)
+    return `The prediction lies outside the measured interval, within 10 % of its median (${wb.pct(off)}).`;
   return (
     `The prediction is ${wb.pct(Math.abs(off))} ${off > 0 ? "above" : "below"} the measured median: shares read from ` +
     "one profile of the main thread, and micro-gains timed on their own, leave out what the changes did to the " +
     "rest of the request (garbage collection, writing the body to the socket), and a busy machine moves both figures."
+  );
+}
+
+/**
+ * Amdahl's ceiling is a bound only on what the profile's shares count: when the measured median (or the
+ * whole interval) lies above it, the sentence says so and what the shares leave out.
+ */
+function ceilingText(c: wb.Comparison, ceiling: number): string {
+  if (!(c.median > ceiling)) return "";
+  const what = c.low > ceiling ? "The whole measured interval lies" : "The measured median lies";
+  return (
+    `${what} above ${wb.times(ceiling)}, what making both parts free would give by their shares: a share ` +
+    "counts only the samples taken inside those functions, so it leaves out the garbage their allocations " +
+    "left behind (V8 books a collection to `(garbage collector)`, not to them) and the longer header the " +
+    "sha512 etag puts on every answer, which the after app no longer writes."
   );
 }

@@ -89,15 +89,27 @@ function sharedCoreText(loads: readonly wb.LoadResult[]): string {
   return `${sharedCoreLine(loads)}\n\n${wb.commandText(...loads)}`;
 }
 
-/** The median of some ratios as a signed change in per cent ("+3.1 %"), with the 95 % interval from six values on. */
+/**
+ * The median of some ratios as a signed change in per cent, with its interval and what it lets a reader
+ * conclude (`wb.compared`): "+5.9 %: one run, no interval"; "+1.4 % [-2.0 % to +5.0 %], the range of 5
+ * (a 94 % interval): no difference seen"; from six on, the 95 % interval of the median.
+ */
 export function changeText(ratios: readonly number[]): string {
   const xs = ratios.filter(Number.isFinite);
   if (xs.length === 0) return "n/a";
   const signed = (r: number) => `${r >= 1 ? "+" : "-"}${(Math.abs(r - 1) * 100).toFixed(1)} %`;
-  const m = wb.spread(xs).median;
-  if (xs.length < 6) return signed(m);
-  const i = wb.medianInterval(xs);
-  return `${signed(m)} [${signed(i.low)} to ${signed(i.high)}]`;
+  const c = wb.compared({ values: xs });
+  if (c.kind === "one") return `${signed(c.median)}: one run, no interval`;
+  const which = c.n >= 6 ? "95 % interval" : `the range of ${c.n} (a ${wb.pct(c.level ?? NaN)} interval)`;
+  const seen = {
+    same: "no difference seen",
+    noise: "within the noise floor",
+    more: "a difference",
+    less: "a difference",
+    few: "too few for a verdict",
+    one: "",
+  };
+  return `${signed(c.median)} [${signed(c.low)} to ${signed(c.high)}], ${which}: ${seen[c.kind]}`;
 }
 
 /** How far single rounds strayed: the middle half of the per-round ratios, as +- per cent around 1. */

@@ -56,10 +56,16 @@ test('microTask names the tasks it has; microGain gives the ratio and the range 
   const g = nb05.microGain(r, 'a', 'b')
   t.assert.strictEqual(g.ratio, 3)
   t.assert.ok(Math.abs(g.low - 270 / 110) < 1e-9 && Math.abs(g.high - 330 / 90) < 1e-9, JSON.stringify(g))
-  t.assert.match(nb05.microGainText(g), /^a ran \*\*3\.00x\*\* as many operations a second as b \(.*2\.45x–3\.67x\)/)
   t.assert.match(
-    nb05.microGainText(nb05.microGain(r, 'b', 'a')),
-    /b was the slower one here: a ran \*\*3\.00x\*\*.*2\.45x–3\.67x/,
+    nb05.microGainText(g),
+    /^<!--wb:comparison kind=more[^>]*-->A was faster than b: 3\.00x \(their margins of error allow 2\.45x–3\.67x\)\.$/,
+  )
+  t.assert.match(nb05.microGainText(nb05.microGain(r, 'b', 'a')), /-->B was slower than a: 0\.33x \(.*0\.27x–0\.41x\)/)
+  // margins that hold 1x: no difference, whichever task looked faster
+  const close = { file: 'x', tasks: [task('lazy', 101, 3), task('eager', 100, 3)] }
+  t.assert.match(
+    nb05.microGainText(nb05.microGain(close, 'lazy', 'eager')),
+    /-->No difference between lazy and eager this run could see: 1\.01x/,
   )
   t.assert.strictEqual(g.processes, 1)
 })
@@ -69,14 +75,18 @@ test("microGain over several processes: the median of each process's ratio, and 
   const task = (name, perProcessNs) => ({ name, perProcessNs, rme: 1, meanNs: [...perProcessNs].sort()[1] })
   const r = { file: 'micro/x.js', tasks: [task('a', [100, 200, 120]), task('b', [300, 300, 300])] }
   const g = nb05.microGain(r, 'a', 'b')
-  t.assert.deepStrictEqual(g, { faster: 'a', slower: 'b', ratio: 2.5, low: 1.5, high: 3, processes: 3 })
+  t.assert.deepStrictEqual(g, {
+    faster: 'a',
+    slower: 'b',
+    ratio: 2.5,
+    low: 1.5,
+    high: 3,
+    processes: 3,
+    each: [3, 1.5, 2.5],
+  })
   t.assert.match(
     nb05.microGainText(g),
-    /^a ran \*\*2\.50x\*\* .* \(median of 3 processes, which ranged 1\.50x–3\.00x\)/,
-  )
-  t.assert.match(
-    nb05.microGainText(nb05.microGain(r, 'b', 'a')),
-    /b was the slower one here: a ran \*\*2\.50x\*\*.*1\.50x–3\.00x/,
+    /-->A over b: 2\.50x \(median of 3 processes, range 1\.50x–3\.00x, a 75 % interval\): too few processes for a verdict\.$/,
   )
 })
 
@@ -150,34 +160,51 @@ test('lieText: the JIT removed the work, or it did not', (t) => {
   t.assert.match(nb05.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
 })
 
-test('requestLessonText chooses the conclusion from the measured gain, and says how the prediction did', (t) => {
-  const spread = (median, min, max) => ({ median, min, max, runs: [min, median, max] })
+test('requestLessonText draws its conclusion from the interval, checks the ceiling, and says how the prediction did', (t) => {
+  const runs = (values) => ({
+    median: [...values].sort()[3],
+    min: Math.min(...values),
+    max: Math.max(...values),
+    runs: values,
+  })
   const adv = (ratio) => ({ ratio, decidedOn: 'reqPerSec', reading: 'measured', reqPerSec: ratio, cpuPerRequest: null })
   const small = [
     { what: 'the serialiser', share: 0.01, gain: 2 },
     { what: 'the etag', share: 0.06, gain: 7 },
   ]
-  const few = nb05.requestLessonText({ route: 'GET /stock/42', parts: small, measured: adv(spread(1.04, 0.98, 1.09)) })
+  const lesson = (parts, values) =>
+    nb05.requestLessonText({ route: 'GET /stock/42', parts, measured: adv(values && runs(values)) })
+  const few = lesson(small, [0.98, 1.0, 1.02, 1.04, 1.05, 1.07, 1.09])
   t.assert.match(
     few,
     /^\*\*GET \/stock\/42\*\*: the serialiser 1 % of the busy CPU, 2\.00x faster on its own; the etag 6 %/,
   )
+  t.assert.match(few, /Predicted: \*\*1\.06x\*\*\. Measured: By requests per second, <!--wb:comparison kind=same/)
   t.assert.match(
     few,
-    /Predicted: \*\*1\.06x\*\*\. Measured: after served 1\.04x \(median of 3 rounds.*before's requests per second/,
+    /No difference this run could see:\*\* the interval holds 1x\. The optimised code was 7 %.*at most 1\.08x/,
   )
-  t.assert.match(few, /Only a few percent under load, if anything:\*\* the optimised code was only 7 %.*at most 1\.08x/)
-  t.assert.match(few, /The prediction falls within the measured range\./)
+  t.assert.match(few, /The prediction falls within the measured interval\./)
+  t.assert.doesNotMatch(few, /a few percent|if anything|lies above/)
+  // notebook 05 in the issue's run: 1.14x (95 % interval 1.06x-1.21x) under a ceiling of 1.08x
+  const over = lesson(small, [1.02, 1.05, 1.07, 1.14, 1.18, 1.21, 1.25])
+  t.assert.match(over, /It shows under load:\*\* the optimised code was 7 %/)
+  t.assert.match(over, /The measured median lies above 1\.08x, what making both parts free would give by their shares/)
+  t.assert.doesNotMatch(over, /at most|No difference/)
+  t.assert.match(
+    lesson(small, [1.13, 1.14, 1.15, 1.16, 1.17, 1.18, 1.19]),
+    /The whole measured interval lies above 1\.08x/,
+  )
   const big = [{ what: 'the serialiser', share: 0.5, gain: 2 }]
-  const shows = nb05.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.9, 1.8, 2)) })
+  const shows = lesson(big, [1.8, 1.85, 1.88, 1.9, 1.92, 1.95, 2])
   t.assert.match(shows, /It shows under load:\*\* the optimised code was 50 %/)
   t.assert.match(shows, /The prediction is 30 % below the measured median/)
-  const noisy = nb05.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.35, 0.94, 1.63)) })
-  t.assert.match(noisy, /Not clear under load:\*\* the median says 1\.35x, but at least one round saw no gain/)
-  const close = nb05.requestLessonText({ route: 'GET /p', parts: big, measured: adv(spread(1.4, 1.38, 1.39)) })
-  t.assert.match(close, /within 10 % of the measured median/)
-  const none = nb05.requestLessonText({ route: 'GET /p', parts: big, measured: { ...adv(null) } })
-  t.assert.match(none, /no round in common/)
+  const noisy = lesson(big, [0.9, 0.94, 0.99, 1.35, 1.4, 1.5, 1.63])
+  t.assert.match(noisy, /No difference this run could see:\*\* the interval holds 1x/)
+  t.assert.doesNotMatch(noisy, /It shows/)
+  t.assert.match(lesson(big, [1.38, 1.385, 1.39, 1.4, 1.4, 1.41, 1.42]), /within 10 % of its median/)
+  t.assert.match(lesson(big, [1.3, 1.35, 1.4]), /Too few rounds for a verdict:\*\*/)
+  t.assert.match(lesson(big, null), /no round in common/)
 })
 
 test('opsBars draws bars with the margin of error as whiskers and marks a suspect task grey', (t) => {

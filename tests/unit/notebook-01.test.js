@@ -30,6 +30,22 @@ test("handleCounts and handleRows: the article's 103 handles, part by part, besi
   t.assert.match(rows[1].handles, /^stdout, stderr, the server: open before the load$/)
 })
 
+test("handlesText says how many of the load's connections this run's doctor saw, and why fewer; doctorCpuText what pinning allows", (t) => {
+  // the clean-clone run of issue 47: 45 to 53 handles over 9 samples under load, 100 connections asked
+  const climbing = [3, 3, 45, 46, 47, 48, 49, 50, 51, 52, 53].map((handles) => ({ handles }))
+  const fewer = here.handlesText(climbing, 100)
+  t.assert.match(fewer, /counted \*\*50 of the 100 connections\*\*/)
+  t.assert.match(fewer, /climbed from 45 to 53 over its 9 samples under load, .* the other 50\./)
+  t.assert.match(here.handlesText([{ handles: 3 }, { handles: 103 }], 100), /every one of them/)
+  t.assert.match(here.handlesText([{ handles: 3 }, { handles: 110 }], 100), /more handles than connections/)
+  const samples = [{ cpu: 0.45 }, { cpu: 1 }, { cpu: 0.996 }]
+  t.assert.match(here.doctorCpuText(samples, '1'), /pinned the server to CPU 1, .* its highest sample read 100 %\.$/)
+  t.assert.match(
+    here.doctorCpuText([{ cpu: 1.31 }], null),
+    /not pinned: doctor's highest sample read 131 %, above one core\.$/,
+  )
+})
+
 test("targetRows: each of the article's targets, met or not by what the fix reached", (t) => {
   const rows = here.targetRows({ times: 51.3, reqPerSec: 3_900 })
   t.assert.deepStrictEqual(

@@ -6,10 +6,20 @@ const path = require('node:path')
 
 const here = require(path.join(__dirname, '..', '..', 'notebooks', '08-is-it-faster.ts'))
 
-test('changeText: a signed change in per cent, with the 95 % interval from six ratios on', (t) => {
-  t.assert.strictEqual(here.changeText([1.031]), '+3.1 %')
-  t.assert.strictEqual(here.changeText([0.95, 0.97]), '-4.0 %')
-  t.assert.match(here.changeText([0.9, 0.92, 0.94, 0.96, 0.98, 1.0]), /^-5\.0 % \[-\d+\.\d % to [-+]\d\.\d %\]$/)
+test('changeText: a signed change in per cent, its interval and what that lets a reader say', (t) => {
+  t.assert.strictEqual(here.changeText([1.031]), '+3.1 %: one run, no interval')
+  t.assert.strictEqual(
+    here.changeText([0.95, 0.97]),
+    '-4.0 % [-5.0 % to -3.0 %], the range of 2 (a 50 % interval): too few for a verdict',
+  )
+  t.assert.strictEqual(
+    here.changeText([0.99, 1.02, 1.014, 0.98, 1.03]),
+    '+1.4 % [-2.0 % to +3.0 %], the range of 5 (a 94 % interval): no difference seen',
+  )
+  t.assert.match(
+    here.changeText([0.9, 0.92, 0.94, 0.96, 0.98, 1.0]),
+    /^-5\.0 % \[-\d+\.\d % to [-+]\d\.\d %\], 95 % interval: (a difference|no difference seen)$/,
+  )
   t.assert.strictEqual(here.changeText([NaN]), 'n/a')
 })
 
@@ -30,8 +40,9 @@ test('designRow: what the drift table shows of a design', (t) => {
   t.assert.deepStrictEqual(row, {
     design: 'in turns',
     values: 4,
-    'second over first, req/s': '+0.0 %',
-    'first over second, CPU per request': '+0.0 %',
+    'second over first, req/s': '+0.0 % [-2.0 % to +2.0 %], the range of 4 (a 88 % interval): too few for a verdict',
+    'first over second, CPU per request':
+      '+0.0 % [-2.0 % to +2.0 %], the range of 4 (a 88 % interval): too few for a verdict',
     'half the middle spread of single rounds, CPU': '1.0 %',
   })
 })
