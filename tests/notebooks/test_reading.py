@@ -8,7 +8,12 @@ before): what they print must agree with itself and work where the learner is.
 - No output prints `null`, `undefined` or `NaN` (outside code), a path into a test runner's temporary
   folder, or a range whose two ends are equal ("0.948-0.948": one run is "one run").
 - Every cell that runs a load or a profile prints a command (a shell block) in its own output or the
-  next code cell's.
+  next code cell's; no printed command runs a bare `node` (whatever Node the learner's PATH holds, not
+  the workbook's pinned one), and no output holds the checkout's own folder.
+- A comparison's words agree with the interval printed with it (wb.compared marks its sentences): an
+  interval that excludes 1x is never hedged ("if anything", "a few percent", "no difference"), one that
+  holds 1x never called faster or slower, and a bound ("at most 1.08x") that the measurement exceeds is
+  said to be exceeded.
 - A whole number of four digits or more, in prose or a table (Markdown) or a check's line, has its
   thousands separated, as wb.fmt writes it: "8,535", never "8535" beside a table's "8,535". Years, a
   pid, a URL's query and code are not counts.
@@ -37,6 +42,16 @@ SAME_ENDS = re.compile(r"(?<![\d.,\-–])(\d[\d,]*(?:\.\d+)?)(x| ms| %| MB)?\s?[
 UNGROUPED = re.compile(r"(?<![\w.,:/#@=+-])(?<!pid )\d{4,}(?![\w:/-]|[.,]\d)")
 YEAR = re.compile(r"(19|20)\d\d")
 LINK = re.compile(r"\]\([^)]*\)|https?://\S+")
+MARKER = re.compile(r"<!--wb:comparison kind=(\w+) median=(\S+) low=(\S+) high=(\S+) n=(\d+) noise=(\S+) level=(\S+)-->")
+# An interval as prose prints one: "95 % interval 1.06x–1.21x", "range 1.52x–2.60x", "allow 0.98x–1.03x".
+INTERVAL = re.compile(r"(?:interval|range|allow)\s+(-?\d[\d,]*(?:\.\d+)?)x[–-](-?\d[\d,]*(?:\.\d+)?)x")
+HEDGE = re.compile(r"\b(if anything|a few percent|no difference|not clear)\b", re.I)
+VERDICT = re.compile(r"\b(faster|slower|better|worse|it shows)\b", re.I)
+AT_MOST = re.compile(r"\bat most (\d[\d,]*(?:\.\d+)?)x")
+MEDIAN = re.compile(r"(\d[\d,]*(?:\.\d+)?)x \(median of")
+SH_BLOCK = re.compile(r"```sh\n(.*?)```", re.S)
+# A command line's first program, past environment assignments, a subshell's `cd ... &&` and taskset.
+BARE_NODE = re.compile(r"""^\(?(?:cd \S+ && )?(?:[A-Z_][A-Z0-9_]*=(?:'[^']*'|"[^"]*"|\S+) )*(?:taskset -c \S+ )?node(?:\s|$)""")
 CHECK_LINE = re.compile(r"^(ok|FAIL|skipped)\b")
 RUNS_A_LOAD = re.compile(r"\b(runLoad|interleavedLoads|contentionRounds|pacedLoad|freshLoad|cpuProfile|"
                          r"heapProfile|heapSnapshots|watchMemory|clinicDoctor|diagnose|compare|autocannon)\(")
@@ -154,6 +169,87 @@ def command_problems(cells) -> list[str]:
     return found
 
 
+def bare_node_problems(cells) -> list[str]:
+    """Every printed command line that runs a bare `node`: pasted, it runs the learner's own Node."""
+    found = []
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        for text in texts(cell):
+            for block in SH_BLOCK.findall(text):
+                found += [f"cell {cell.id}: a bare node: {line!r}" for line in block.splitlines() if BARE_NODE.match(line)]
+    return found
+
+
+def path_problems(cells, root: Path = ROOT) -> list[str]:
+    """Every output that holds the checkout's absolute folder: it prints what only this clone has."""
+    found = []
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        for text in texts(cell):
+            at = text.find(str(root) + "/")
+            if at >= 0:
+                found.append(f"cell {cell.id}: the checkout's folder: …{text[max(0, at - 60):at + 60]}…")
+    return found
+
+
+def segments(text: str) -> list[str]:
+    """A text cut where a comparison's words stop counting for it: paragraphs, list items, and each marker."""
+    parts = re.split(r"\n\s*\n|\n(?=[-*] )|(?=<!--wb:comparison )", text)
+    return [p for p in parts if p.strip()]
+
+
+def ratio_kind(median: float, low: float, high: float, n: int, noise: float, level: float | None) -> str:
+    """wb.compared's rule, written again: what the evidence lets a sentence say."""
+    if n > 1 and level is not None and level < 0.9:  # a range of four values or fewer
+        return "few"
+    if n == 1 and low != low:  # NaN: one value, no interval
+        return "one"
+    if low <= 1 <= high:
+        return "same"
+    if median > 1 + noise:
+        return "more"
+    return "less" if median < 1 / (1 + noise) else "noise"
+
+
+def comparison_problems(cells) -> list[str]:
+    """Every comparison whose words claim more, or less, than the interval printed with it."""
+    found = []
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        for text in texts(cell):
+            for seg in segments(FENCE.sub("", text)):
+                marker = MARKER.search(seg)
+                words = MARKER.sub("", seg)
+                printed = INTERVAL.findall(words)
+                intervals = [(float(a.replace(",", "")), float(b.replace(",", ""))) for a, b in printed]
+                where = f"cell {cell.id}: …{words[:160]}…"
+                if marker:
+                    kind, median, low, high, n, noise, level = marker.groups()
+                    median, low, high, noise = map(float, (median, low, high, noise))
+                    if ratio_kind(median, low, high, int(n), noise, None if level == "none" else float(level)) != kind:
+                        found.append(f"{where} marked {kind}, but its numbers say otherwise")
+                    if printed and not any(close(low, float(a.replace(",", "")), half_unit(a))
+                                           and close(high, float(b.replace(",", "")), half_unit(b)) for a, b in printed):
+                        found.append(f"{where} prints an interval that is not its own ({low:.3g}x–{high:.3g}x)")
+                    excludes = kind in ("more", "less")
+                else:
+                    if not intervals:
+                        continue
+                    excludes = all(b < 1 or a > 1 for a, b in intervals)
+                if excludes and HEDGE.search(words):
+                    found.append(f"{where} hedges ({HEDGE.search(words).group(0)!r}) an interval that excludes 1x")
+                if not excludes and (marker or all(a <= 1 <= b for a, b in intervals)) and VERDICT.search(words):
+                    found.append(f"{where} says {VERDICT.search(words).group(0)!r} of an interval that holds 1x")
+                medians = ([median] if marker else []) + [float(m.replace(",", "")) for m in MEDIAN.findall(words)]
+                for bound in AT_MOST.findall(words):
+                    if any(m > float(bound.replace(",", "")) for m in medians) and "above" not in words:
+                        found.append(f"{where} calls {bound}x a ceiling that the measurement exceeds")
+    return found
+
+
 def executed(path: Path):
     copy = EXECUTED / path.name
     if not copy.exists():
@@ -164,7 +260,8 @@ def executed(path: Path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_what_the_learner_reads_agrees_with_itself(path):
     cells = executed(path)
-    problems = reveal_problems(cells) + text_problems(cells) + command_problems(cells) + ungrouped_problems(cells)
+    problems = (reveal_problems(cells) + text_problems(cells) + command_problems(cells) + ungrouped_problems(cells)
+                + bare_node_problems(cells) + path_problems(cells) + comparison_problems(cells))
     assert problems == [], "\n".join(problems)
 
 
@@ -236,3 +333,48 @@ def test_a_load_without_a_command_fails():
     assert len(command_problems(cells)) == 1
     cells = nb(("const r = await wb.runLoad({ target: app });", []), ("x", ["```sh\nwrk -c10 URL\n```"]))
     assert command_problems(cells) == []
+
+
+def test_a_comparison_that_claims_more_or_less_than_its_interval_fails():
+    # notebook 05's request lesson as a clean-clone run printed it (issue 47): hedged and capped, over an
+    # interval that excludes 1x and a median above the cap
+    lesson = ("**GET /stock/42**: the serialiser 1 % of the busy CPU, 2.00x faster on its own; the etag 6 % of the busy "
+              "CPU, 7.00x faster on its own. Predicted: **1.06x**. Measured: after served 1.14x (median of 7 rounds, "
+              "95 % interval 1.06x–1.21x) before's requests per second: the load generator kept up in every round, so "
+              "the req/s ratio measures both servers. **Only a few percent under load, if anything:** the optimised "
+              "code was only 7 % of each request's CPU time, so even making it free could give at most 1.08x.")
+    found = comparison_problems(nb(("wb.markdown(lesson)", [lesson])))
+    assert any("hedges ('a few percent')" in f for f in found), found
+    assert any("calls 1.08x a ceiling" in f for f in found), found
+    # the same lesson as wb.compared writes it now
+    marked = ("Measured: By requests per second, <!--wb:comparison kind=more median=1.14 low=1.06 high=1.21 n=7 "
+              "noise=0.02 level=0.95-->after was faster than before by 14 %: 1.14x (median of 7 rounds, 95 % interval "
+              "1.06x–1.21x). **It shows under load:** the optimised code was 7 % of each request's CPU time. The "
+              "measured median lies above 1.08x, what making both parts free would give by their shares.")
+    assert comparison_problems(nb(("x", [marked]))) == []
+    # an interval that holds 1x called faster; a marker whose numbers say another kind; an interval not its own
+    same = "<!--wb:comparison kind=same median=1.02 low=0.97 high=1.08 n=20 noise=0.02 level=0.95-->it was faster: 1.02x (median of 20 rounds, 95 % interval 0.97x–1.08x)"
+    wrong_kind = same.replace("kind=same", "kind=more").replace("it was faster", "faster by 2.0 %")
+    not_its_own = same.replace("0.97x–1.08x", "0.87x–1.08x").replace("it was faster", "no difference this run could see")
+    assert [len(comparison_problems(nb(("x", [t])))) for t in (same, wrong_kind, not_its_own)] == [1, 1, 1]
+    # two values judged by their range: a list item of its own is a segment of its own
+    items = ("- <!--wb:comparison kind=more median=1.65 low=1.58 high=1.71 n=7 noise=0.02 level=0.95-->Fastify was faster than "
+             "Express by 65 %: 1.65x (median of 7 rounds, 95 % interval 1.58x–1.71x).\n- <!--wb:comparison kind=same "
+             "median=1.02 low=0.99 high=1.05 n=7 noise=0.02 level=0.95-->no difference between node:http and Polka this run could "
+             "see: 1.02x (median of 7 rounds, 95 % interval 0.99x–1.05x).")
+    assert comparison_problems(nb(("x", [items]))) == []
+
+
+def test_an_absolute_path_or_a_bare_node_in_an_output_fails():
+    root = Path("/tmp/tmp.abc123/wb")
+    printed = nb(("x", [f"```sh\nPORT=1 taskset -c 1 node --cpu-prof-dir={root}/results/p apps/a/server.js\n```",
+                        f"    at attachAfterEvent ({root}/apps/etag-warning/util.js:31:14)"]))
+    assert len(path_problems(printed, root)) == 2
+    assert len(bare_node_problems(printed)) == 1
+    typed = nb(("x", ["```sh\nPORT=1 taskset -c 1 node_modules/node/bin/node apps/a/server.js\n"
+                      "(cd exercises/x && PORT=2 ../../node_modules/node/bin/node server.js)\n"
+                      "WORKBOOK_WRK_STATUSES=1 taskset -c 0 wrk -t1 URL\n```",
+                      "```sh\n(cd notebooks/your-server && PORT=2 node server.js)\nX='a b' node s.js\n```"]))
+    assert path_problems(typed, root) == []
+    assert [p.split(": ", 2)[2] for p in bare_node_problems(typed)] == [
+        "'(cd notebooks/your-server && PORT=2 node server.js)'", "\"X='a b' node s.js\""]
