@@ -205,9 +205,11 @@ test-portable: setup
 	WORKBOOK_READINGS=portable WORKBOOK_PIN=0 WORKBOOK_RESULTS_DIR=build/portable/results \
 	  $(PY) scripts/execute.py notebooks build/portable $(PORTABLE_NOTEBOOKS)
 
-# Every check's measured spread from repeated runs (scripts/spreads.py), e.g.
-# make spreads NOTEBOOKS="notebooks/02-event-loop.ipynb" SPREAD_ARGS="--runs 5 --busy"
-SPREAD_ARGS ?= --runs 5
+# Every check's measured spread from repeated runs (scripts/spreads.py): each notebook six times on a
+# quiet machine, then four times beside a busy loop on each CPU (about 100 min for all nine, quick), e.g.
+# make spreads NOTEBOOKS="notebooks/02-event-loop.ipynb" SPREAD_ARGS="--runs 3 --busy-runs 2"
+SPREAD_ARGS ?= --runs 6 --busy-runs 4
+NOTEBOOKS ?= $(sort $(wildcard notebooks/[0-9][0-9]-*.ipynb))
 spreads: setup
 	$(PY) scripts/spreads.py $(SPREAD_ARGS) $(NOTEBOOKS)
 

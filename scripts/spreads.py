@@ -1,10 +1,12 @@
 """`make spreads`: the measured spread behind every check, from repeated runs of notebooks.
 
-    .venv/bin/python scripts/spreads.py [--runs 5] [--busy] [--out build/spreads] NOTEBOOK...
+    .venv/bin/python scripts/spreads.py [--runs 6] [--busy-runs 4 | --busy] [--out build/spreads] NOTEBOOK...
     .venv/bin/python scripts/spreads.py --summary [--out build/spreads]
     .venv/bin/python scripts/spreads.py --write [--out build/spreads] [NOTEBOOK...]
 
-Executes each notebook `--runs` times (the profile of WORKBOOK_PROFILE), one after the other, and
+Executes each notebook `--runs` times on a quiet machine, then `--busy-runs` times beside busy loops
+(or, with `--busy`, all `--runs` of them beside busy loops), in the profile of WORKBOOK_PROFILE, one
+after the other, and
 reads what its checks cell judged: the figures it kept in results/<notebook>.checks.json (a notebook
 whose checks cell names it: `wb.checklist("02-event-loop")`), or else the lines it printed
 ("ok  name: 1.52x (...), at least 1.1x" / "FAILED  ..."). For every check: the value each run
@@ -67,16 +69,17 @@ def check_lines(nb) -> list[tuple[bool, str, float | None]]:
             for c in check_lines_in(str(out.get("text", "")))]
 
 
-def saved_checks(path: Path, since: float) -> tuple[list[tuple[bool, str, float | None]], str] | None:
+def saved_checks(path: Path, since: float) -> tuple[list[tuple[bool, str, float | None]], str, dict] | None:
     """The checks a notebook's checks cell kept (results/<notebook>.checks.json) in a run that began at
     `since` (a time.time()), with the key their spread is kept under ("quick", "quick-unpinned": the
-    profile, and whether the run was pinned); None when it kept none then (a checks cell that names no
-    notebook)."""
+    profile, and whether the run was pinned) and what else a spread records: the machine, and each check's
+    threshold by name; None when it kept none then (a checks cell that names no notebook)."""
     file = ROOT / "results" / f"{path.stem}.checks.json"
     if not file.exists() or file.stat().st_mtime < since:
         return None
     data = json.loads(file.read_text())["data"]
-    return [(c["passed"], c["name"], c["value"]) for c in data["checks"]], data["profile"]
+    about = {"machine": data.get("machine"), "limits": {c["name"]: c.get("limit") for c in data["checks"]}}
+    return [(c["passed"], c["name"], c["value"]) for c in data["checks"]], data["profile"], about
 
 
 SPREADS = ROOT / "notebooks" / "spreads.json"
@@ -102,6 +105,11 @@ def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS) -> dict:
             entry = fresh.setdefault((nb, name, r["profile"]), {"quiet": [], "busy": [], "measured": ""})
             entry[r["condition"]].append(float(f"{value:.4g}"))  # four significant digits: what a check prints
             entry["measured"] = max(entry["measured"], r["at"][:10])
+            # the machine and the threshold of the runs, where the checks cell kept them (the last run's)
+            if r.get("machine"):
+                entry["machine"] = r["machine"]
+            if name in r.get("limits", {}):
+                entry["limit"] = r["limits"][name]
     for (nb, name, profile), entry in fresh.items():
         books.setdefault(nb, {}).setdefault(name, {})[profile] = entry
     spreads.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -135,30 +143,14 @@ def summary(out: Path) -> None:
         print(f"{nb} {cond}: {len(ts)} runs, {min(ts):.0f}-{max(ts):.0f} s")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("notebooks", nargs="*")
-    ap.add_argument("--summary", action="store_true")
-    ap.add_argument("--write", action="store_true", help="set notebooks/spreads.json from --out")
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--busy", action="store_true")
-    ap.add_argument("--out", default=str(ROOT / "build" / "spreads"))
-    args = ap.parse_args()
-    out = Path(args.out)
-    if args.summary:
-        summary(out)
-        return 0
-    if args.write:
-        write_spreads(out, [Path(n).stem for n in args.notebooks])
-        print(f"wrote {SPREADS.relative_to(ROOT)} from {out / 'results.jsonl'}")
-        return 0
-    out.mkdir(parents=True, exist_ok=True)
-    condition = "busy" if args.busy else "quiet"
-    loops = busy_loops() if args.busy else []
+def measure(out: Path, notebooks: list[Path], condition: str, runs: int) -> None:
+    """Execute each notebook `runs` times in `condition` ("quiet", or "busy": beside a busy loop on every
+    CPU), appending each run's checks to out/results.jsonl and keeping its executed copy in `out`."""
+    loops = busy_loops() if condition == "busy" else []
     try:
         with (out / "results.jsonl").open("a") as log:
-            for path in map(Path, args.notebooks):
-                for i in range(args.runs):
+            for path in notebooks:
+                for i in range(runs):
                     started = time.monotonic()
                     record = {"notebook": str(path), "run": i + 1, "condition": condition,
                               "profile": os.environ.get("WORKBOOK_PROFILE", "full"), "at": time.strftime("%FT%T")}
@@ -173,7 +165,8 @@ def main() -> int:
                         nb = None
                     saved = saved_checks(path, since)
                     if saved:
-                        record["checks"], record["profile"] = saved
+                        record["checks"], record["profile"], about = saved
+                        record.update(about)
                     record["seconds"] = round(time.monotonic() - started, 1)
                     failed = [c[1] for c in record["checks"] if not c[0]]
                     print(f"{path.stem} run {i + 1} ({condition}): {record['seconds']} s, "
@@ -187,6 +180,31 @@ def main() -> int:
     finally:
         for p in loops:
             p.kill()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("notebooks", nargs="*")
+    ap.add_argument("--summary", action="store_true")
+    ap.add_argument("--write", action="store_true", help="set notebooks/spreads.json from --out")
+    ap.add_argument("--runs", type=int, default=6, help="quiet runs of each notebook (with --busy: busy runs)")
+    ap.add_argument("--busy-runs", type=int, default=0, help="then this many runs beside busy loops")
+    ap.add_argument("--busy", action="store_true", help="every run beside busy loops")
+    ap.add_argument("--out", default=str(ROOT / "build" / "spreads"))
+    args = ap.parse_args()
+    out = Path(args.out)
+    if args.summary:
+        summary(out)
+        return 0
+    if args.write:
+        write_spreads(out, [Path(n).stem for n in args.notebooks])
+        print(f"wrote {SPREADS.relative_to(ROOT)} from {out / 'results.jsonl'}")
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    plan = [("busy", args.runs)] if args.busy else [("quiet", args.runs), ("busy", args.busy_runs)]
+    for condition, runs in plan:
+        if runs:
+            measure(out, [Path(n) for n in args.notebooks], condition, runs)
     return 0
 
 

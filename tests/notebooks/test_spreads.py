@@ -70,3 +70,16 @@ def test_write_sets_each_checks_spread_by_profile_and_condition_and_keeps_the_ot
     assert "00-getting-started" not in data["notebooks"], "only the notebooks named"
     assert data["notebooks"]["05-micro"]["gain"]["quick"]["quiet"] == [3.0]
     assert json.loads(spreads_file.read_text()) == data
+
+
+def test_write_keeps_the_machine_and_the_threshold_a_checks_cell_recorded(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    record = {"notebook": "notebooks/07-every-core.ipynb", "run": 1, "condition": "busy", "profile": "quick",
+              "at": "2026-12-04T10:00:00", "checks": [[True, "RSS of 2 workers over 1", 1.56]],
+              "machine": "Intel(R) Xeon(R) Processor, 2 cores", "limits": {"RSS of 2 workers over 1": 1.3}}
+    (out / "results.jsonl").write_text(json.dumps(record) + "\n")
+    data = spreads.write_spreads(out, [], tmp_path / "spreads.json")
+    assert data["notebooks"]["07-every-core"]["RSS of 2 workers over 1"]["quick"] == {
+        "quiet": [], "busy": [1.56], "measured": "2026-12-04", "machine": "Intel(R) Xeon(R) Processor, 2 cores",
+        "limit": 1.3}

@@ -30,6 +30,15 @@ fs.writeFileSync(
         'accepted p99': { 'quick-unpinned': { quiet: [25], busy: [], measured: '2026-11-28' } },
         'a pinned check': { quick: { quiet: [3], busy: [], measured: '2026-11-28' } },
         'close runs': { 'quick-unpinned': { quiet: [25.01, 25.03], busy: [], measured: '2026-11-29' } },
+        elsewhere: {
+          'quick-unpinned': {
+            quiet: [1.2, 1.4],
+            busy: [1.3],
+            measured: '2026-11-29',
+            machine: 'a 64-core box',
+            limit: 1.1,
+          },
+        },
       },
     },
   }),
@@ -65,9 +74,9 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
     .atLeast('a pinned check', 3, 1)
   t.assert.deepStrictEqual(c.passed, [
     'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread',
+    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, above all 3 runs measured, by 1.59x: further from its line than any',
     'pool over blocked: 25.1x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread',
+    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.00x: nearer its line than any',
     'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet)',
     'a check never measured: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
     'a pinned check: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
@@ -75,6 +84,7 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
   quietly(() => c.done())
   const saved = JSON.parse(fs.readFileSync(path.join(dir, 'results', '99-test.checks.json'), 'utf8'))
   t.assert.strictEqual(saved.data.profile, 'quick-unpinned')
+  t.assert.match(saved.data.machine, /, \d+ cores$/)
   t.assert.deepStrictEqual(
     saved.data.checks.map((r) => [r.name, r.kind, r.value, r.limit, r.passed]),
     [
@@ -85,6 +95,21 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
       ['accepted p99', 'below', 25, 50, true],
       ['a check never measured', 'atLeast', 3, 1, true],
       ['a pinned check', 'atLeast', 3, 1, true],
+    ],
+  )
+})
+
+test('a run outside the spread says what was unusual: which side, by how much, another machine, another line', (t) => {
+  const c = checklist('99-test')
+    .atLeast('elsewhere', 1.05, 1)
+    .atLeast('elsewhere', 1.3, 1.1)
+    .below('accepted p99', 40, 50, 'ms')
+  t.assert.deepStrictEqual(
+    [...c.passed],
+    [
+      'elsewhere: 1.05x, at least 1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.14x: nearer its line than any; the spread was measured on a 64-core box, not this machine; the spread was measured when the line was 1.10x',
+      'elsewhere: 1.30x, at least 1.1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy) (the spread was measured on a 64-core box, not this machine)',
+      'accepted p99: 40 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet): this run is outside the measured spread, above the one run measured, by 1.60x: nearer its line than any',
     ],
   )
 })

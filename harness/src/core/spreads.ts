@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { fingerprint } from "./fingerprint";
 import { repoRoot } from "./paths";
 import { pinning } from "./pinning";
 import { settings } from "./settings";
@@ -16,6 +17,16 @@ export interface MeasuredSpread {
   busy: number[];
   /** The day the last of them was measured (YYYY-MM-DD). */
   measured: string;
+  /** The machine they were measured on ("Intel(R) Xeon(R) Processor, 2 cores"), where make spreads recorded it. */
+  machine?: string;
+  /** The threshold the check had in those runs, where recorded. */
+  limit?: number | null;
+}
+
+/** This machine as a spread records it: its CPU model and cores ("Intel(R) Xeon(R) Processor, 2 cores"). */
+export function spreadMachine(): string {
+  const fp = fingerprint();
+  return `${fp.cpuModel}, ${fp.cores} cores`;
 }
 
 /** notebooks/spreads.json: notebook -> check name -> profile (spreadProfile()) -> spread. */

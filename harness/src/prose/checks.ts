@@ -2,7 +2,7 @@ import { running } from "../apps/lifecycle";
 import { fmt, plural, rangeText, times } from "../core/format";
 import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
-import { type MeasuredSpread, measuredSpread, spreadProfile } from "../core/spreads";
+import { type MeasuredSpread, measuredSpread, spreadMachine, spreadProfile } from "../core/spreads";
 import type { Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
@@ -110,7 +110,12 @@ export class Checklist {
       `${this.passed.length} ok, ${this.skipped.length} skipped, ${this.failed.length} failed`,
     ];
     console.log(lines.join("\n"));
-    if (this.notebook) saveResults(`${this.notebook}.checks`, { profile: spreadProfile(), checks: this.records });
+    if (this.notebook)
+      saveResults(`${this.notebook}.checks`, {
+        profile: spreadProfile(),
+        machine: spreadMachine(),
+        checks: this.records,
+      });
     if (this.failed.length) throw new Error(`${this.failed.length} check(s) failed:\n${this.failed.join("\n")}`);
   }
 
@@ -120,7 +125,11 @@ export class Checklist {
     return this;
   }
 
-  /** "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and whether this run fell outside it. */
+  /**
+   * "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and, when this run fell outside it, what
+   * was unusual: by how much, on which side of the range (further from the line than any run measured, or
+   * nearer it), and whether the spread was measured on another machine or with another threshold.
+   */
   private spreadNote(r: CheckRecord): string {
     if (!this.notebook) return "";
     const profile = spreadProfile();
@@ -132,8 +141,25 @@ export class Checklist {
     const [lo, hi] = range(s);
     // Outside as printed: a value that reads the same as an end of the range ("1.15x" beside "1.00x–1.15x") is in it.
     const v = r.value;
-    const outside = v === null || (v < lo && show(v) !== show(lo)) || (v > hi && show(v) !== show(hi));
-    return `; measured ${text}${outside ? ": this run is outside the measured spread" : ""}`;
+    const above = v !== null && v > hi && show(v) !== show(hi);
+    const below = v !== null && v < lo && show(v) !== show(lo);
+    const unusual = [
+      ...(s.machine && s.machine !== spreadMachine()
+        ? [`the spread was measured on ${s.machine}, not this machine`]
+        : []),
+      ...(s.limit !== undefined && s.limit !== null && s.limit !== r.limit
+        ? [`the spread was measured when the line was ${show(s.limit)}`]
+        : []),
+    ];
+    if (v === null || !(above || below)) return `; measured ${text}${unusual.length ? ` (${unusual.join("; ")})` : ""}`;
+    const far = above ? v / hi : lo / v;
+    // atLeast's line is below its values, below's above them: which side of the range is further from it
+    const safe = (r.kind === "atLeast") === above;
+    const n = s.quiet.length + s.busy.length;
+    const side =
+      `${above ? "above" : "below"} ${n === 1 ? "the one run" : `all ${n} runs`} measured, by ${times(far)}: ` +
+      `${safe ? "further from its line than any" : "nearer its line than any"}`;
+    return `; measured ${text}: this run is outside the measured spread, ${[side, ...unusual].join("; ")}`;
   }
 }
 
