@@ -47,8 +47,8 @@ export function handleRows(
 
 /**
  * What this run's doctor counted of the load's connections, and what that says: all of them, or fewer,
- * with the climb its samples show (the loop takes in waiting connections between its long ticks, so a
- * short run can end before it has taken in all of them), or more (other handles opened under load).
+ * with the pace at which its samples show the blocked loop taking them in (on the slow server, about
+ * one a tick: the load ends before the loop has them all), or more (other handles opened under load).
  */
 export function handlesText(samples: readonly { handles: number }[], connections: number): string {
   const { idle, peak } = handleCounts(samples);
@@ -58,14 +58,14 @@ export function handlesText(samples: readonly { handles: number }[], connections
   if (counted === connections) return `${head}: every one of them, as the article's did.`;
   if (counted > connections)
     return `${head}: more handles than connections, so the app opened others under load (timers, files).`;
-  const climb =
-    loaded.length > 1
-      ? `its handles climbed from ${loaded[0]} to ${peak} over its ${loaded.length} samples under load`
-      : `it took ${loaded.length} sample under load`;
+  if (loaded.length < 2)
+    return `${head}: it took ${loaded.length} sample under load, too few to say how fast the loop took them in.`;
+  const pace = (peak - loaded[0]) / (loaded.length - 1);
   return (
-    `${head}: ${climb}, and its last sample came before the blocked loop had taken in the other ` +
-    `${connections - counted}. The loop accepts waiting connections only between its long ticks, and this ` +
-    "load was short: the article's count is of a loop that had taken in every connection."
+    `${head}: its handles climbed from ${loaded[0]} to ${peak} over its ${loaded.length} samples under load, ` +
+    `about ${wb.fmt(pace)} a sample, and doctor samples only between two long ticks of the blocked loop. At that ` +
+    `pace the loop had not taken in the other ${connections - counted} when the load ended; the article's ` +
+    "count is of a loop that had taken in every connection."
   );
 }
 
