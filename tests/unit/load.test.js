@@ -13,7 +13,7 @@ test('a URL target has no server figures: no CPU per request, no pinning of the 
 
 // The mechanism, with made-up counters (no load): CPU per request and saturation over the steady seconds.
 test('steadyFigures leaves out the first second of a run of 3 s or more, and reads saturation from the generator', (t) => {
-  const { steadyFigures } = internal('load/run')
+  const { steadyFigures } = internal('load/seconds')
   const { SATURATION_CPU_PERCENT } = h
   const second = (requests, serverCpuMs, generatorCpuMs) => ({ requests, wallMs: 1000, serverCpuMs, generatorCpuMs })
   const latency = { count: 1, p50: 1, p90: 1, p99: 1, mean: 1, max: 1 }

@@ -1,8 +1,11 @@
 import autocannon from "autocannon";
 import type * as hdr from "hdr-histogram-js";
 import type { AppHandle } from "../apps/start";
+import { shellLine } from "../core/shell";
 import { diedUnderLoad } from "./checks";
+import { autocannonCommand } from "./generator";
 import { histogram } from "./outcome";
+import { type Pass, type PassContext, percentOf, type Second } from "./seconds";
 import type { LoadOptions, Outcome } from "./types";
 
 /** One autocannon run, with latency recorded per response at microsecond resolution. */
@@ -96,4 +99,48 @@ export function oneRun(
       });
     }
   });
+}
+
+/**
+ * One run of autocannon for runLoad, in this process: its seconds counted as they come (the server's and
+ * autocannon's CPU each second, for the series and the live chart), every latency recorded.
+ */
+export async function autocannonPass(c: PassContext): Promise<Pass> {
+  const perSecond: Second[] = [];
+  const latency = histogram();
+  const result = await oneRun(c.url, c.load, c.opts, c.load.seconds, c.app, {
+    onStart: () => {
+      void c.counter.start();
+      c.started();
+    },
+    onTick: (t) => {
+      const latencyP50Ms = t.latency.getValueAtPercentile(50) / 1000;
+      const latencyP99Ms = t.latency.getValueAtPercentile(99) / 1000;
+      void c.counter.tick(t.requests).then((sec) => {
+        perSecond.push(sec);
+        c.second(
+          {
+            second: t.second,
+            reqPerSec: t.requests,
+            latencyP50Ms,
+            latencyP99Ms,
+            serverCpuPercent: percentOf(sec.serverCpuMs, sec.wallMs),
+            generatorCpuPercent: percentOf(sec.generatorCpuMs, sec.wallMs),
+          },
+          sec,
+        );
+      });
+    },
+    onLatency: (us) => latency.recordValue(us),
+  });
+  await c.counter.settled();
+  return {
+    outcome: outcomeOf(result),
+    latency,
+    bytesPerSec: result.throughput.average,
+    seconds: perSecond,
+    command: shellLine(autocannonCommand(c.load, c.pinned)),
+    report: null,
+    threads: 1,
+  };
 }

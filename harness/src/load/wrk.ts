@@ -9,6 +9,7 @@ import { sleep } from "../core/time";
 import { diedUnderLoad } from "./checks";
 import { type GeneratorLoad, wrkCommand } from "./generator";
 import { histogram, WRK_BAD, WRK_OK } from "./outcome";
+import { type Pass, type PassContext, percentOf } from "./seconds";
 import type { Outcome } from "./types";
 import { splitTimes, wrkCpuMs, wrkCpuNow, wrkSpawnArgv } from "./wrk-cpu";
 
@@ -162,4 +163,57 @@ export async function wrkRun(
   const times = splitTimes(stdout);
   const { figures, report } = parseWrk(times.stdout);
   return { figures, report, cpuMs: wrkCpuMs(figures.cpuTicks, times.cpuMs), command, threads };
+}
+
+/**
+ * One run of wrk for runLoad, a process of its own: its whole run is one stretch (its connections open in
+ * a few milliseconds), the server's CPU read from wrk's start to its exit.
+ */
+export async function wrkPass(c: PassContext): Promise<Pass> {
+  const run = await wrkRun(
+    c.load,
+    { pinned: c.pinned, statuses: (c.opts.allowStatuses ?? []).length > 0, app: c.app },
+    {
+      onStart: async (cpuMs) => {
+        await c.counter.start(cpuMs);
+        c.started();
+      },
+      onTick: async (t) => {
+        const sec = await c.counter.tick(t.requests ?? 0);
+        c.second(
+          {
+            second: t.second,
+            reqPerSec: t.requests,
+            latencyP50Ms: null,
+            latencyP99Ms: null,
+            serverCpuPercent: percentOf(sec.serverCpuMs, sec.wallMs),
+            generatorCpuPercent: percentOf(sec.generatorCpuMs, sec.wallMs),
+          },
+          sec,
+        );
+      },
+    },
+  );
+  const f = run.figures;
+  const wallMs = f.durationUs / 1000;
+  const server = await c.counter.serverCpuSinceStart();
+  return {
+    outcome: wrkOutcome(f),
+    latency: wrkHistogram(f),
+    bytesPerSec: wallMs ? (f.bytes * 1000) / wallMs : 0,
+    // wrk's figures cover its whole run (its connections open in a few milliseconds: no first second to drop).
+    seconds: [
+      {
+        requests: f.requests,
+        wallMs,
+        serverCpuMs: server.cpuMs,
+        // null where wrk's CPU could not be read: never 0, which would call it never saturated.
+        generatorCpuMs: run.cpuMs,
+        cpuWallMs: server.wallMs,
+      },
+    ],
+    command: run.command,
+    report: run.report,
+    threads: run.threads,
+  };
 }

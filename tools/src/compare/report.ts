@@ -8,7 +8,6 @@ import {
   type RatioMetric,
   type RatioReading,
   type Spread,
-  times,
 } from "@workbook/harness";
 import { fingerprint, median, plural } from "@workbook/harness/internal";
 import { makePath, type ResolvedSide } from "./sides";
@@ -22,8 +21,6 @@ import {
   type Pace,
   p1,
   secondsToSee,
-  seeText,
-  signedPercent,
   type Verdict,
   verdictOf,
 } from "./stats";
