@@ -34,6 +34,7 @@ REVEAL = re.compile(r"this run (?:measured|gave) \*\*(-?[\d,]*\.?\d+)\s*(x|%)?")
 # A number as prose prints it: "1,234", "0.92x" (a ratio), "241." (a sentence's end); not part of a word.
 NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?:(?=x\b)|(?!\w|\.\d))")
 FENCE = re.compile(r"```.*?```", re.S)
+COMMENT = re.compile(r"<!--.*?-->", re.S)
 INLINE = re.compile(r"`[^`\n]*`")
 UNKNOWN = re.compile(r"\b(null|undefined|NaN)\b")
 TEMP = re.compile(r"pytest-of-|/tmp/|\btmp[a-z0-9_]{6,}\b")
@@ -125,7 +126,7 @@ def text_problems(cells) -> list[str]:
         if cell.cell_type != "code":
             continue
         for text in texts(cell):
-            prose = INLINE.sub("", FENCE.sub("", text))
+            prose = COMMENT.sub("", INLINE.sub("", FENCE.sub("", text)))  # what a learner reads: no HTML comment
             found += [f"cell {cell.id}: prints {m.group(0)!r}: …{prose[max(0, m.start() - 60):m.end() + 20]}…"
                       for m in UNKNOWN.finditer(prose)]
             found += [f"cell {cell.id}: a temporary folder: …{text[max(0, m.start() - 60):m.end() + 40]}…"
@@ -228,7 +229,7 @@ def comparison_problems(cells) -> list[str]:
                 where = f"cell {cell.id}: …{words[:160]}…"
                 if marker:
                     kind, median, low, high, n, noise, level = marker.groups()
-                    median, low, high, noise = map(float, (median, low, high, noise))
+                    median, low, high, noise = (float("nan") if v == "none" else float(v) for v in (median, low, high, noise))
                     if ratio_kind(median, low, high, int(n), noise, None if level == "none" else float(level)) != kind:
                         found.append(f"{where} marked {kind}, but its numbers say otherwise")
                     if printed and not any(close(low, float(a.replace(",", "")), half_unit(a))

@@ -53,7 +53,8 @@ export function readingText(reading: RatioReading): string {
  * How `a` compares with `b` (an Advantage from advantage()), in the words its interval allows
  * (`compared`), on the figure that measures the servers, and why that figure: "By requests per second,
  * Fastify was faster than Express by 65 %: 1.65x (median of 7 rounds, 95 % interval 1.58x–1.71x). The
- * load generator kept up in every round, so the req/s ratio measures both servers."
+ * load generator kept up in every round, so the req/s ratio measures both servers." `a` and `b` stand
+ * mid-sentence: "the optimised server", not "The optimised server".
  */
 export function advantageText(a: string, b: string, adv: Advantage): string {
   if (adv.ratio === null) return `${a} and ${b} have no round in common: no ratio.`;
