@@ -416,8 +416,8 @@ export async function v8View<T = Record<string, unknown>>(file: string, opts: V8
 // Sentences whose wording depends on the run (tests/unit/micro.test.js).
 
 /**
- * How two tasks compared, in the words their evidence allows (`wb.compared`): "A ran faster than B by
- * 14 %: 1.14x (their margins of error allow 1.10x–1.18x)" from one process, with the range of the
+ * How two tasks compared, in the words their evidence allows (`wb.compared`): "`a` was faster than `b`
+ * by 14 %: 1.14x (their margins of error allow 1.10x–1.18x)" from one process, with the range of the
  * processes' ratios over several ("median of 5 processes, range 2.70x–3.20x, a 94 % interval"); "no
  * difference ... could see" when that interval holds 1x. The ratio is `faster`'s ops/s over `slower`'s
  * (the names it was built with), whichever way it came out.
@@ -430,13 +430,8 @@ export function microGainText(g: MicroGain): string {
           values: [g.ratio],
           interval: { low: g.low, high: g.high, level: null, what: "their margins of error allow" },
         };
-  const c = wb.compared(evidence, { a: g.faster, b: g.slower, more: "faster", less: "slower" });
-  return `${capitalise(c.text)}.`;
-}
-
-/** The sentence's first letter in upper case, after the comparison's marker (an HTML comment) when it leads. */
-function capitalise(text: string): string {
-  return text.replace(/^((?:<!--.*?-->)?)(.)/, (_, marker: string, first: string) => marker + first.toUpperCase());
+  const c = wb.compared(evidence, { a: `\`${g.faster}\``, b: `\`${g.slower}\``, more: "faster", less: "slower" });
+  return `${c.text}.`;
 }
 
 /** What dropping a result did: the JIT removed the work (the dropped task ran at least 3x faster), or it did not. */
@@ -511,8 +506,8 @@ function conclusionText(c: wb.Comparison, share: number, ceiling: number): strin
   const why =
     c.kind === "same" ? "the interval holds 1x" : `the interval lies within the ${wb.pct(c.noise)} noise floor`;
   return (
-    `**No difference this run could see:** ${why}. ${part[0].toUpperCase()}${part.slice(1)}, so even making it ` +
-    `free could give at most ${wb.times(ceiling)}.`
+    `**No difference this run could see:** ${why}. ${part[0].toUpperCase()}${part.slice(1)}: making it free ` +
+    `would give ${wb.times(ceiling)} by that share, a gain this run's interval cannot tell from none.`
   );
 }
 
@@ -530,11 +525,12 @@ function predictionText(predicted: number, c: wb.Comparison): string {
 }
 
 /**
- * Amdahl's ceiling is a bound only on what the profile's shares count: when the measured median (or the
- * whole interval) lies above it, the sentence says so and what the shares leave out.
+ * Amdahl's ceiling is a bound only on what the profile's shares count: when a measured gain (an interval
+ * above 1x) has its median, or its whole interval, above it, the sentence says so and what the shares
+ * leave out.
  */
 function ceilingText(c: wb.Comparison, ceiling: number): string {
-  if (!(c.median > ceiling)) return "";
+  if (c.kind !== "more" || !(c.median > ceiling)) return "";
   const what = c.low > ceiling ? "The whole measured interval lies" : "The measured median lies";
   return (
     `${what} above ${wb.times(ceiling)}, what making both parts free would give by their shares: a share ` +

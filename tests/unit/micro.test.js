@@ -58,14 +58,17 @@ test('microTask names the tasks it has; microGain gives the ratio and the range 
   t.assert.ok(Math.abs(g.low - 270 / 110) < 1e-9 && Math.abs(g.high - 330 / 90) < 1e-9, JSON.stringify(g))
   t.assert.match(
     nb05.microGainText(g),
-    /^<!--wb:comparison kind=more[^>]*-->A was faster than b: 3\.00x \(their margins of error allow 2\.45x–3\.67x\)\.$/,
+    /^<!--wb:comparison kind=more[^>]*-->`a` was faster than `b`: 3\.00x \(their margins of error allow 2\.45x–3\.67x\)\.$/,
   )
-  t.assert.match(nb05.microGainText(nb05.microGain(r, 'b', 'a')), /-->B was slower than a: 0\.33x \(.*0\.27x–0\.41x\)/)
+  t.assert.match(
+    nb05.microGainText(nb05.microGain(r, 'b', 'a')),
+    /-->`b` was slower than `a`: 0\.33x \(.*0\.27x–0\.41x\)/,
+  )
   // margins that hold 1x: no difference, whichever task looked faster
   const close = { file: 'x', tasks: [task('lazy', 101, 3), task('eager', 100, 3)] }
   t.assert.match(
     nb05.microGainText(nb05.microGain(close, 'lazy', 'eager')),
-    /-->No difference between lazy and eager this run could see: 1\.01x/,
+    /-->no difference between `lazy` and `eager` this run could see: 1\.01x/,
   )
   t.assert.strictEqual(g.processes, 1)
 })
@@ -86,7 +89,7 @@ test("microGain over several processes: the median of each process's ratio, and 
   })
   t.assert.match(
     nb05.microGainText(g),
-    /-->A over b: 2\.50x \(median of 3 processes, range 1\.50x–3\.00x, a 75 % interval\): too few processes for a verdict\.$/,
+    /-->`a` over `b`: 2\.50x \(median of 3 processes, range 1\.50x–3\.00x, a 75 % interval\): too few processes for a verdict\.$/,
   )
 })
 
@@ -182,7 +185,7 @@ test('requestLessonText draws its conclusion from the interval, checks the ceili
   t.assert.match(few, /Predicted: \*\*1\.06x\*\*\. Measured: By requests per second, <!--wb:comparison kind=same/)
   t.assert.match(
     few,
-    /No difference this run could see:\*\* the interval holds 1x\. The optimised code was 7 %.*at most 1\.08x/,
+    /No difference this run could see:\*\* the interval holds 1x\. The optimised code was 7 %.*would give 1\.08x by that share, a gain this run.s interval cannot tell from none/,
   )
   t.assert.match(few, /The prediction falls within the measured interval\./)
   t.assert.doesNotMatch(few, /a few percent|if anything|lies above/)
