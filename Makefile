@@ -36,7 +36,7 @@ LAB_ARGS ?=
 # Everything the workbook runs uses the pinned Node first.
 export PATH := $(CURDIR)/node_modules/node/bin:$(PATH)
 
-.PHONY: venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-portable test-notebooks test-notebooks-static test-notebooks-executed test-notebook-beside-static test-exercises exercises grade bench-harness spreads execute reference clean distclean
+.PHONY: strip venv kernel FORCE help setup runtimes lab test lint format test-unit test-integration test-portable test-notebooks test-notebooks-static test-notebooks-executed test-notebook-beside-static test-exercises exercises grade bench-harness spreads execute reference clean distclean
 
 help:
 	@echo "make setup           set up or repair: venv, npm ci, the harness, the kernel (each only when needed)"
@@ -49,6 +49,7 @@ help:
 	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
 	@echo "make bench-harness   measure the harness's method: node:http over Express by wrk and autocannon, long rounds and 1-s pairs (BENCH_ARGS='--chart f.png', or one of each: BENCH_ARGS='--design pairs --generator wrk --pairs 600')"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
+	@echo "make strip [STRIP=notebooks/01-slow-etag-server.ipynb]   save notebooks without outputs, as they are committed (default: notebooks/ and solutions/)"
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"
 	@echo "make diagnose APP=path/to/server.js [ROUTE=/path]   what holds a server back, from one short load"
@@ -60,7 +61,7 @@ help:
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
 
 # Set-up looks at what is really there, not at stamp files beside it, so that it repairs what
-# was deleted, moved or half-installed (README: Troubleshooting).
+# was deleted, moved or half-installed (docs/troubleshooting.md).
 setup: venv $(NPM_DONE) harness/dist/index.js tools/dist/index.js kernel
 
 venv:
@@ -186,6 +187,11 @@ test-exercises:
 
 exercises: venv
 	$(PY) scripts/exercises.py generate
+
+# Notebooks are committed without outputs; JupyterLab saves them with theirs (docs/instructors.md).
+STRIP ?= $(wildcard notebooks/[0-9][0-9]-*.ipynb solutions/*/*.ipynb)
+strip: venv
+	$(PY) scripts/nbtool.py strip $(STRIP)
 
 GRADES_DIR ?= build/grades
 # e.g. GRADE_ARGS="--only 01-etag --timeout 300" (scripts/exercises.py grade --help)

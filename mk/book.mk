@@ -1,4 +1,4 @@
-# The rendered book and the real-browser tests (README: "The rendered book", "Browser tests").
+# The rendered book and the real-browser tests (docs/instructors.md: "The rendered book"; docs/maintaining.md: "Browser tests").
 #   make book           build/book/: index.html, one page per notebook, the clinic reports they link
 #   make test-browser   the book and notebook 00 in JupyterLab, in Chromium (tests/browser/)
 .PHONY: book test-browser

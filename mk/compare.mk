@@ -1,6 +1,6 @@
 # make compare: is B faster than A? Two versions of a server compared side by side in rounds, the
 # verdict with its 95 % interval, every number it rests on, a JSON result and a Markdown summary in
-# results/compare/ (scripts/compare.js; in a notebook, tools.compare; README "Is it faster?").
+# results/compare/ (scripts/compare.js; in a notebook, tools.compare; docs/your-server.md "Is it faster?").
 #   make compare A=old/server.js B=new/server.js [ROUTE=/path] [SECONDS=60]
 #   make compare APP=server.js BASE=main              BASE's version (a temporary git worktree) against yours
 #   make compare APP=server.js RUNTIMES=node24,node26 one file on two runtimes (make runtimes)

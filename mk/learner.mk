@@ -1,4 +1,4 @@
-# Learner comforts (README: "For instructors", "Commands").
+# Learner comforts (docs/instructors.md; make help).
 #   make setup          also writes JupyterLab's defaults: no "official Jupyter news" pop-up (scripts/labsettings.py)
 #   make reset-exercise EXERCISE=01-etag
 #                       back up the learner's edited app/ files and notebook into

@@ -1,4 +1,4 @@
-// Is B faster than A? Two versions of a server compared honestly (make compare; README "Is it faster?").
+// Is B faster than A? Two versions of a server compared honestly (make compare; docs/your-server.md "Is it faster?").
 //   node_modules/node/bin/node scripts/compare.js OLD.js NEW.js [--route /path] [--seconds 60]
 //   node_modules/node/bin/node scripts/compare.js --app server.js --base main        (BASE's version against yours)
 //   node_modules/node/bin/node scripts/compare.js --app server.js --runtimes node24,node26

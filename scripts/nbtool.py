@@ -26,9 +26,13 @@ def new_notebook(cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
     return strip(nb)
 
 
-def strip(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+def strip(nb: nbformat.NotebookNode, renumber: bool = True) -> nbformat.NotebookNode:
+    """Outputs and execution counts removed; cell ids renumbered cell-00, cell-01 ... (a generated
+    notebook), or, with renumber=False, kept as they are and given only where missing (make strip: an
+    edited notebook's diff shows only what was edited)."""
     for i, cell in enumerate(nb.cells):
-        cell.id = f"cell-{i:02d}"
+        if renumber or not cell.get("id"):
+            cell.id = f"cell-{i:02d}"
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
@@ -53,7 +57,7 @@ def main(argv: list[str]) -> int:
     for f in files:
         nb = nbformat.read(f, as_version=4)
         if cmd == "strip":
-            nbformat.write(strip(nb), f)
+            nbformat.write(strip(nb, renumber=False), f)
         elif cmd == "check":
             for p in problems(nb):
                 print(f"{f}: {p}")

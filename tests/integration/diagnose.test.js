@@ -2,7 +2,7 @@
 // Integration (make test-integration): servers of the calibration set (tests/fixtures/diagnose/),
 // one of each verdict, diagnosed live under a short load, and make diagnose end to end. The rules
 // are unit-tested on recorded evidence (tests/unit/diagnose.test.js); the whole set, many times each,
-// is the calibration (scripts/calibrate-diagnosis.js, README "Your own server"). A failure prints
+// is the calibration (scripts/calibrate-diagnosis.js, docs/method.md "The diagnosis, calibrated and held out"). A failure prints
 // the verdict and every number of the evidence.
 const { test } = require('node:test')
 const { execFile } = require('node:child_process')
