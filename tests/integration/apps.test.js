@@ -45,7 +45,7 @@ test("an app's command is what a learner types to start it: its env, the port it
     const pin = h.pinning().enabled ? `taskset -c ${app.cpus} ` : ''
     t.assert.strictEqual(
       app.command,
-      `GREETING='hi there' PORT=${app.port} ${pin}node --max-old-space-size=64 apps/hello-http/server.js`,
+      `GREETING='hi there' PORT=${app.port} ${pin}node_modules/node/bin/node --max-old-space-size=64 apps/hello-http/server.js`,
     )
   } finally {
     await app.stop()
@@ -54,7 +54,7 @@ test("an app's command is what a learner types to start it: its env, the port it
   const own = await startApp(path.join(__dirname, '..', '..', 'notebooks', 'your-server', 'server.js'))
   try {
     const pin = h.pinning().enabled ? `taskset -c ${own.cpus} ` : ''
-    t.assert.strictEqual(own.command, `(cd notebooks/your-server && PORT=${own.port} ${pin}node server.js)`)
+    t.assert.strictEqual(own.command, `(cd notebooks/your-server && PORT=${own.port} ${pin}../../node_modules/node/bin/node server.js)`)
   } finally {
     await own.stop()
   }

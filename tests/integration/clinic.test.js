@@ -19,7 +19,7 @@ test('clinicDoctor runs clinic non-interactively and returns the report, its dat
   t.assert.ok(d.load && d.load.reqPerSec > 0 && d.load.errors === 0 && d.load.non2xx === 0, JSON.stringify(d.load))
   t.assert.match(
     d.command,
-    /clinic\/bin\.js doctor .*--on-port .*autocannon.* -c 10 -d 2 .*node apps\/hello-http\/server\.js$/,
+    /clinic\/bin\.js doctor .*--on-port .*autocannon.* -c 10 -d 2 .* -- node_modules\/node\/bin\/node apps\/hello-http\/server\.js$/,
   )
   // As a learner types it from the workbook's folder: no path of this checkout, their own PATH behind the pinned Node.
   t.assert.ok(!d.command.includes(h.repoRoot), d.command)
