@@ -396,3 +396,46 @@ for (const [entry, prefix] of [
     t.assert.deepStrictEqual(undocumented, [], 'exported but not in harness/README.md')
   })
 }
+
+/**
+ * What breaks the naming of a notebook's own helpers: a notebook with a helpers file beside it
+ * (notebooks/NN-name.ts) that imports it under another name than `here`, and a doc example of the
+ * harness that calls `here.` (a notebook's own helper, which a reader of the library cannot call).
+ */
+function helperNaming(notebooks, harnessFiles) {
+  const found = []
+  for (const [name, code, hasHelpers] of notebooks) {
+    if (!hasHelpers) continue
+    const m = code.match(/import \* as (\w+) from \\?"\.\/\d\d-[\w-]+\\?"/)
+    if (!m || m[1] !== 'here') found.push(`${name} imports its own helpers as ${m ? m[1] : 'nothing'}, not here`)
+  }
+  for (const [file, text] of harnessFiles) {
+    for (const block of text.matchAll(/@example([\s\S]*?)\*\//g))
+      if (/\bhere\./.test(block[1])) found.push(`${file}: a doc example calls a notebook's own helper (here.)`)
+  }
+  return found
+}
+
+test('every notebook imports its own helpers as `here`, and no harness doc example calls one', (t) => {
+  const nbDir = path.join(root, 'notebooks')
+  const notebooks = fs
+    .readdirSync(nbDir)
+    .filter((f) => /^\d\d-.*\.ipynb$/.test(f))
+    .map((f) => [
+      f,
+      fs.readFileSync(path.join(nbDir, f), 'utf8'),
+      fs.existsSync(path.join(nbDir, f.replace('.ipynb', '.ts'))),
+    ])
+  t.assert.ok(notebooks.filter(([, , h]) => h).length >= 5, 'the notebooks with helpers were found')
+  const harness = sources().map((f) => [path.relative(root, f), fs.readFileSync(f, 'utf8')])
+  t.assert.deepStrictEqual(helperNaming(notebooks, harness), [])
+  // and on the wrong input: notebook 07 as it imported them, a doc example as tables.ts had it
+  const wrong = helperNaming(
+    [['07-every-core.ipynb', 'import * as local from \\"./07-every-core\\"; // helpers', true]],
+    [['charts/tables.ts', '/**\n * @example\n * wb.markdown(wb.markdownTable(here.runRows(first)));\n */']],
+  )
+  t.assert.deepStrictEqual(wrong, [
+    '07-every-core.ipynb imports its own helpers as local, not here',
+    "charts/tables.ts: a doc example calls a notebook's own helper (here.)",
+  ])
+})

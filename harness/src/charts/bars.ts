@@ -234,11 +234,10 @@ export interface PercentileBarRow {
  * "latency (ms)"; `log`, `reference` (e.g. a threshold), `digits` as for groupedBars.
  *
  * @example
- * // here: notebook 02's helpers (notebooks/02-event-loop.ts)
- * wb.show(wb.percentileBars([
- *   { label: "/cheap alone", ...here.runPercentiles(hol.alone) },
- *   { label: "/cheap + /expensive", ...here.runPercentiles(hol.blocked) },
- * ], { title: "Head-of-line blocking", log: true }));
+ * const byRun = (r: wb.LoadResult, p: "p50" | "p90" | "p99") => wb.spread(r.runs.map((run) => run.latencyMs[p]));
+ * wb.show(wb.percentileBars([alone, blocked].map((r) =>
+ *   ({ label: r.label, p50: byRun(r, "p50"), p90: byRun(r, "p90"), p99: byRun(r, "p99") })),
+ *   { title: "Head-of-line blocking", log: true }));
  */
 export function percentileBars(
   rows: PercentileBarRow[],

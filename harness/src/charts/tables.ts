@@ -27,7 +27,7 @@ export function textTable(rows: Record<string, unknown>[], columns?: string[]): 
  * `columns` picks and orders the columns (default: the keys of the first row). `_(no rows)_` for none.
  *
  * @example
- * wb.markdown(wb.markdownTable(here.runRows(first)));
+ * wb.markdown(wb.markdownTable([wb.loadRow("hello-http", first), { "": "published", "req/s": 23.1 }]));
  */
 export function markdownTable(rows: Record<string, Cell>[], columns?: string[]): string {
   if (rows.length === 0) return "_(no rows)_";

@@ -47,7 +47,7 @@ import { wrkPass } from "./wrk";
  *
  * @example
  * const r = await wb.withApp("hello-http", (app) => wb.runLoad({ target: app, connections: 10 }));
- * wb.markdown(wb.markdownTable(here.runRows(r)));
+ * wb.markdown(wb.markdownTable([wb.loadRow("hello-http, 10 connections", r)]));
  * wb.markdown(`${wb.saturationText(r)} Pinning: ${r.pinning.note}.`);
  */
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
