@@ -54,7 +54,10 @@ test("an app's command is what a learner types to start it: its env, the port it
   const own = await startApp(path.join(__dirname, '..', '..', 'notebooks', 'your-server', 'server.js'))
   try {
     const pin = h.pinning().enabled ? `taskset -c ${own.cpus} ` : ''
-    t.assert.strictEqual(own.command, `(cd notebooks/your-server && PORT=${own.port} ${pin}../../node_modules/node/bin/node server.js)`)
+    t.assert.strictEqual(
+      own.command,
+      `(cd notebooks/your-server && PORT=${own.port} ${pin}../../node_modules/node/bin/node server.js)`,
+    )
   } finally {
     await own.stop()
   }

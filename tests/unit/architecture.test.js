@@ -407,7 +407,7 @@ function helperNaming(notebooks, harnessFiles) {
   for (const [name, code, hasHelpers] of notebooks) {
     if (!hasHelpers) continue
     const m = code.match(/import \* as (\w+) from \\?"\.\/\d\d-[\w-]+\\?"/)
-    if (!m || m[1] !== 'here') found.push(`${name} imports its own helpers as ${m ? m[1] : 'nothing'}, not here`)
+    if (m?.[1] !== 'here') found.push(`${name} imports its own helpers as ${m ? m[1] : 'nothing'}, not here`)
   }
   for (const [file, text] of harnessFiles) {
     for (const block of text.matchAll(/@example([\s\S]*?)\*\//g))
