@@ -1,12 +1,12 @@
 'use strict'
 // Integration: clinic doctor run end to end on a live app, as notebook 01 runs it (its module,
-// notebooks/01-slow-etag-server.ts); tests/integration/, make test-integration.
+// notebooks/01-clinic-doctor.ts); tests/integration/, make test-integration.
 const { test } = require('node:test')
 const fs = require('node:fs')
 const path = require('node:path')
 const h = require('@workbook/harness')
 const { running } = require('@workbook/harness/internal')
-const here = require(path.join(__dirname, '..', '..', 'notebooks', '01-slow-etag-server.ts'))
+const here = require(path.join(__dirname, '..', '..', 'notebooks', '01-clinic-doctor.ts'))
 
 test('clinicDoctor runs clinic non-interactively and returns the report, its data, its verdict and its command', async (t) => {
   const d = await here.clinicDoctor('hello-http', { seconds: 2, connections: 10 })

@@ -7,6 +7,7 @@ const path = require('node:path')
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const here = require(path.join(__dirname, '..', '..', 'notebooks', '01-slow-etag-server.ts'))
+const clinic = require(path.join(__dirname, '..', '..', 'notebooks', '01-clinic-doctor.ts'))
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 test('changedLines counts the lines a line-for-line edit changed: the fix is one line of util.js', (t) => {
@@ -165,12 +166,12 @@ test('readDoctorData reads the clinic-data <script> of a doctor report and refus
     report,
     `<html><script type="application/json" id="clinic-data">${JSON.stringify(data)}</script><script>x</script></html>`,
   )
-  t.assert.deepStrictEqual(here.readDoctorData(report), data)
+  t.assert.deepStrictEqual(clinic.readDoctorData(report), data)
   const other = path.join(dir, 'x.html')
   fs.writeFileSync(other, '<html><body>not clinic</body></html>')
-  t.assert.throws(() => here.readDoctorData(other), { code: 'WB_NO_REPORT', message: /no clinic-data <script>/ })
+  t.assert.throws(() => clinic.readDoctorData(other), { code: 'WB_NO_REPORT', message: /no clinic-data <script>/ })
   fs.writeFileSync(other, '<script type="application/json" id="clinic-data">{"traceEvent":')
-  t.assert.throws(() => here.readDoctorData(other), { code: 'WB_NO_REPORT', message: /is not closed/ })
+  t.assert.throws(() => clinic.readDoctorData(other), { code: 'WB_NO_REPORT', message: /is not closed/ })
 })
 
 test('doctorSampling counts the samples taken under load and their gaps', (t) => {
@@ -183,7 +184,7 @@ test('doctorSampling counts the samples taken under load and their gaps', (t) =>
     [2, 103],
     [2.1, 4],
   ]
-  const s = here.doctorSampling(doctorData(stats.map(([at, handles]) => doctorStat(at, handles))))
+  const s = clinic.doctorSampling(doctorData(stats.map(([at, handles]) => doctorStat(at, handles))))
   t.assert.strictEqual(s.samples, 7)
   t.assert.deepStrictEqual(
     s.underLoad.map((r) => r.handles),
@@ -192,7 +193,7 @@ test('doctorSampling counts the samples taken under load and their gaps', (t) =>
   t.assert.ok(Math.abs(s.loadSpanSeconds - 1.5) < 1e-9 && Math.abs(s.medianGapMs - 750) < 1e-6, JSON.stringify(s))
   t.assert.strictEqual(s.expectedUnderLoad, 151)
   t.assert.deepStrictEqual([s.idleHandles, s.peakHandles, s.intervalMs], [4, 104, 10])
-  t.assert.throws(() => here.doctorSampling(doctorData([])), /no processStat samples/)
+  t.assert.throws(() => clinic.doctorSampling(doctorData([])), /no processStat samples/)
 })
 
 test("doctorGcTimes reads V8's garbage collections from doctor's trace events, in seconds from its first sample", (t) => {
@@ -201,7 +202,7 @@ test("doctorGcTimes reads V8's garbage collections from doctor's trace events, i
     [doctorStat(0, 3), doctorStat(1, 3)],
     [gc('V8.GCScavenger', 1250), gc('V8.GCFinalizeMC', 1900), gc('V8.Execute', 1300), { name: 'V8.GCIdle' }],
   )
-  t.assert.deepStrictEqual(here.doctorGcTimes(data), [0.25, 0.9])
+  t.assert.deepStrictEqual(clinic.doctorGcTimes(data), [0.25, 0.9])
 })
 
 test("doctorChart draws doctor's four panels, its GCs and its verdict, and refuses empty data", (t) => {
@@ -212,7 +213,7 @@ test("doctorChart draws doctor's four panels, its GCs and its verdict, and refus
       { name: 'V8.GCScavenger', args: { startTimestamp: 3500 } }, // after the last sample (2 s)
     ],
   )
-  const chart = here.doctorChart({ data }, { title: 'doctor' })
+  const chart = clinic.doctorChart({ data }, { title: 'doctor' })
   for (const panel of ['Event-loop delay', 'CPU \\(% of one core\\)', 'Heap \\(MB\\)', 'Active handles'])
     t.assert.match(chart.svg, new RegExp(panel))
   // the heading counts the ticks drawn, and says how many GCs fell off the time axis
@@ -243,6 +244,6 @@ test("doctorChart draws doctor's four panels, its GCs and its verdict, and refus
   )
   t.assert.match(chart.text, /^doctor\n\| t s \| delay ms \| cpu % \| heap used MB \| heap total MB \| handles \|\n/)
   t.assert.match(chart.text, /\n\| 1 \| 500 \| 50 \| 23\.8 \| 28\.6 \| 50 \|\n/)
-  t.assert.strictEqual(here.doctorChart({ data }, { title: 'd', subtitle: 'mine' }).svg.includes('verdict'), false)
-  t.assert.throws(() => here.doctorChart({ data: doctorData([]) }, { title: 'x' }), /no processStat samples/)
+  t.assert.strictEqual(clinic.doctorChart({ data }, { title: 'd', subtitle: 'mine' }).svg.includes('verdict'), false)
+  t.assert.throws(() => clinic.doctorChart({ data: doctorData([]) }, { title: 'x' }), /no processStat samples/)
 })

@@ -10,9 +10,10 @@ const { predict, reveal, revealText } = internal('prose/predict')
 const { retainerText } = internal('prose/findings')
 // Sentences one notebook alone writes live beside it (notebooks/NN-name.ts).
 const nb01 = require('../../notebooks/01-slow-etag-server.ts')
+const clinic = require('../../notebooks/01-clinic-doctor.ts')
 const { slowdownText, slowdownCount, ceilingText } = nb01
 // What clinicDoctor returns: doctor's data and its sampling, read from it.
-const doctorText = (d) => nb01.doctorText({ ...d, sampling: nb01.doctorSampling(d.data) })
+const doctorText = (d) => clinic.doctorText({ ...d, sampling: clinic.doctorSampling(d.data) })
 const { blockShareText, scheduleText } = require('../../notebooks/02-event-loop.ts')
 const { routeGapText } = require('../../notebooks/03-frameworks.ts')
 const { checklist } = internal('prose/checks')
