@@ -1,6 +1,8 @@
 'use strict'
-// Run one exercise's check and print it; with --out, also write the result as JSON (make grade
-// runs this in a process of its own, with a hard timeout, once per learner and exercise).
+// Run one exercise's check and print it; with --out, also write the result as JSON. make grade runs
+// this in a process of its own, with a hard timeout, once per learner and exercise; so does an
+// exercise notebook's check cell (ex.checkExercise), which sets WORKBOOK_WATCH_STDIN=1: the check then
+// stops, with its apps, when its stdin closes (the kernel stopped it, or died).
 //
 //   node scripts/check-exercise.js --exercise-dir exercises/04-hot-path [--submission-dir DIR] [--out result.json]
 //   node scripts/check-exercise.js 04-hot-path --submission-dir solutions/04-hot-path
@@ -9,6 +11,7 @@
 const fs = require('node:fs')
 const { parseArgs } = require('node:util')
 const ex = require('@workbook/harness/exercises')
+const internal = require('@workbook/harness/internal')
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -20,7 +23,9 @@ if (!ref) {
   process.exit(2)
 }
 
-ex.checkExercise(ref, { exerciseDir: values['exercise-dir'], submissionDir: values['submission-dir'] }).then(
+if (process.env.WORKBOOK_WATCH_STDIN === '1') process.stdin.on('end', () => process.exit(1)).resume()
+
+internal.checkInProcess(ref, { exerciseDir: values['exercise-dir'], submissionDir: values['submission-dir'] }).then(
   (result) => {
     ex.printCheck(result)
     if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`)

@@ -214,8 +214,11 @@ def pass_rule(spec: dict) -> str:
         rule = f">= {t}x {base}'s req/s on `{load.get('path', '/')}` at {load.get('connections', 50)} connections"
     elif metric == "heapGrowth":
         bound = f" and at most {_number(spec['maxGrowthMB'])} MB" if "maxGrowthMB" in spec else ""
-        rule = (f"the heap alive after {_number(load['requests'])} requests to `{load.get('path', '/')}` grows "
-                f">= {t}x less than {base}'s{bound}")
+        path = load.get("path", "/")
+        spread = f" ({{i}} from 0 to {load['cycle'] - 1} in turn)" if "{i}" in path and "cycle" in load else ""
+        clock = "".join(f", with {k}={v}" for k, v in spec.get("env", {}).items())
+        rule = (f"the heap alive after {_number(load['requests'])} requests to `{path}`{spread}{clock}, after the same load once, "
+                f"grows >= {t}x less than {base}'s{bound}")
     else:
         rule = f"`{load.get('path', '/')}`'s {metric} at {_number(load['rate'])} req/s >= {t}x lower than {base}'s"
     bg = spec.get("background")

@@ -29,6 +29,8 @@ export { resultsDir } from "./core/paths";
 export { loadResults } from "./core/results";
 export { shellLine } from "./core/shell";
 export { commonSlope, median, medianInterval, roundsToAgree, slope } from "./core/stats";
+// exercises/: the check itself, in this process (scripts/check-exercise.js, tests)
+export { checkInProcess } from "./exercises/check";
 // load/: every number measured under load
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";

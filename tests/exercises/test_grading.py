@@ -1,5 +1,6 @@
 """Integration (make test-integration): grading a class. `make grade` runs scripts/exercises.py grade
-on a folder of submissions. On the fixture submissions (tests/fixtures/submissions/<learner>/<exercise>/),
+on a folder of submissions. On the fixture submissions (tests/fixtures/submissions/<learner>/<exercise>/,
+the learners of HANDED_IN),
 every known-bad submission fails with a clear message and none hangs, the solver passes, the batch
 never stops, the reports are written, and no learner file is touched. The grader's bookkeeping without
 checks is in test_grading_rows.py (make test)."""
@@ -86,14 +87,24 @@ def grade(submissions: Path, out: Path, run, *extra: str) -> tuple[subprocess.Co
     return done, time.monotonic() - started
 
 
+def the_class(folder: Path) -> Path:
+    """The learners of this test (HANDED_IN, and ada.zip), copied with their files' times: the other fixture
+    learners (half-fix, lru-bound, ttl-sweep) are checked one by one in test_checks_both_ways.py."""
+    for learner in HANDED_IN:
+        shutil.copytree(SUBMISSIONS / learner, folder / learner)
+    shutil.copy2(SUBMISSIONS / "ada.zip", folder / "ada.zip")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     from conftest import Run  # the isolated run of tests/notebooks, loaded by this folder's conftest
     tmp = tmp_path_factory.mktemp("grades")
     run = Run(tmp / "results")
-    before = snapshot(SUBMISSIONS)
-    done, seconds = grade(SUBMISSIONS, tmp / "out", run)
-    after = snapshot(SUBMISSIONS)
+    submissions = the_class(tmp / "submissions")
+    before = snapshot(submissions)
+    done, seconds = grade(submissions, tmp / "out", run)
+    after = snapshot(submissions)
     rows = list(csv.DictReader(open(tmp / "out" / "grades.csv"))) if (tmp / "out" / "grades.csv").exists() else []
     return {"done": done, "seconds": seconds, "rows": rows, "out": tmp / "out", "before": before, "after": after, "run": run}
 

@@ -5,14 +5,13 @@
 // real exercises (both ways, and the bad submissions) are in tests/exercises/.
 const { test } = require('node:test')
 const h = require('@workbook/harness')
-const { running } = require('@workbook/harness/internal')
-const ex = require('@workbook/harness/exercises')
+const { checkInProcess, running } = require('@workbook/harness/internal')
 const { exerciseSpec: spec } = require('../unit/helpers')
 
 const SHORT = { rounds: 2, duration: 2, warmup: 0 }
 
 test('an app that answers nothing within a round measured 0 req/s: a slow app, not a failed one', async (t) => {
-  const r = await ex.checkExercise(
+  const r = await checkInProcess(
     spec({
       app: { entry: 'answers-late.js', probe: '/cheap' },
       requests: [{ path: '/cheap' }],
@@ -33,7 +32,7 @@ test('an app that answers nothing within a round measured 0 req/s: a slow app, n
 })
 
 test('a p99 check with background load (the shape of exercise 02) fails the untouched app: identical apps score about 1x', async (t) => {
-  const r = await ex.checkExercise(spec({ app: { entry: 'unblock-start.js', probe: '/cheap' } }), SHORT)
+  const r = await checkInProcess(spec({ app: { entry: 'unblock-start.js', probe: '/cheap' } }), SHORT)
   t.assert.strictEqual(r.details.stage, 'ratio', r.message)
   t.assert.strictEqual(r.pass, false, r.message)
   // The risk is on the high side: a lucky round clearing the threshold. Identical apps stay well under it.
@@ -43,7 +42,7 @@ test('a p99 check with background load (the shape of exercise 02) fails the unto
 })
 
 test('a p99 check with background load (the shape of exercise 02) measures both apps and passes the unblocked one', async (t) => {
-  const r = await ex.checkExercise(spec(), SHORT)
+  const r = await checkInProcess(spec(), SHORT)
   t.assert.strictEqual(r.details.stage, 'ratio', r.message)
   t.assert.strictEqual(r.details.baseline.length, 2)
   t.assert.strictEqual(r.details.submission.length, 2)
@@ -67,7 +66,7 @@ test('a p99 check with background load (the shape of exercise 02) measures both 
 
 test('an app that never listens fails within its start timeout, with the contract as a hint', async (t) => {
   const started = Date.now()
-  const r = await ex.checkExercise(spec({ app: { entry: 'never-listens.js' }, startTimeoutMs: 1500 }), SHORT)
+  const r = await checkInProcess(spec({ app: { entry: 'never-listens.js' }, startTimeoutMs: 1500 }), SHORT)
   t.assert.strictEqual(r.pass, false)
   t.assert.match(r.message, /Your app never listened \(waited 1500 ms\)/)
   t.assert.match(r.hints.join(' '), /'listening' event/)

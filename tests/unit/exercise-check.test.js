@@ -7,12 +7,14 @@ const path = require('node:path')
 const fs = require('node:fs')
 const os = require('node:os')
 const h = require('@workbook/harness')
-const { running } = require('@workbook/harness/internal')
+const { checkInProcess, running } = require('@workbook/harness/internal')
 const ex = require('@workbook/harness/exercises')
 const { serveHere, exerciseSpec: spec } = require('./helpers')
 const { compareResponses, jsonShape } = require('./helpers').internal('exercises/answers')
 const { freshPath } = require('./helpers').internal('load/timing')
 const { loadSpec } = require('./helpers').internal('exercises/spec')
+const { ratioMessage } = require('./helpers').internal('exercises/report')
+const { pacedLoad } = require('./helpers').internal('load/paced')
 
 const SHORT = { rounds: 2, duration: 2, warmup: 0 }
 
@@ -65,7 +67,7 @@ test('a bad WORKBOOK_PROFILE is a failed check with the reason, not a throw', as
     if (saved === undefined) delete process.env.WORKBOOK_PROFILE
     else process.env.WORKBOOK_PROFILE = saved
   })
-  const r = await ex.checkExercise(spec())
+  const r = await checkInProcess(spec())
   t.assert.strictEqual(r.pass, false)
   t.assert.strictEqual(r.details.stage, 'spec')
   t.assert.match(r.message, /WORKBOOK_PROFILE must be "quick" or "full", got "fastest"/)
@@ -88,7 +90,7 @@ test('exerciseApps gives the starting point and the learner app as startApp take
 test('a missing app file fails at once with where it looked', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wb-check-'))
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }))
-  const r = await ex.checkExercise(spec(), { ...SHORT, submissionDir: dir })
+  const r = await checkInProcess(spec(), { ...SHORT, submissionDir: dir })
   t.assert.strictEqual(r.pass, false)
   t.assert.strictEqual(r.details.stage, 'start')
   t.assert.match(r.message, /There is no unblock-done\.js in /)
@@ -97,14 +99,14 @@ test('a missing app file fails at once with where it looked', async (t) => {
 // The fixtures differ without bound: unblock-done answers /late at once, answers-late after 2.5 s, longer than a 1 s round.
 
 test('an app that crashes on its first request is told apart from one that answers 500', async (t) => {
-  const crash = await ex.checkExercise(spec({ app: { entry: 'unblock-crash.js', probe: '/cheap' } }), SHORT)
+  const crash = await checkInProcess(spec({ app: { entry: 'unblock-crash.js', probe: '/cheap' } }), SHORT)
   t.assert.strictEqual(crash.details.stage, 'start')
   t.assert.match(
     crash.message,
     /^Your app crashed on its first request, GET \/cheap: ReferenceError: CHEEP is not defined \(unblock-crash\.js:\d+\)\.$/,
   )
   t.assert.match(crash.details.stderr, /ReferenceError: CHEEP is not defined/)
-  const failing = await ex.checkExercise(spec({ app: { entry: 'unblock-500.js', probe: '/cheap' } }), SHORT)
+  const failing = await checkInProcess(spec({ app: { entry: 'unblock-500.js', probe: '/cheap' } }), SHORT)
   t.assert.strictEqual(failing.details.stage, 'start')
   t.assert.match(
     failing.message,
@@ -142,7 +144,7 @@ test('match and fresh: a JSON value must fit its pattern and differ from the pre
 })
 
 test('a different answer fails before any load, naming the request and the difference', async (t) => {
-  const r = await ex.checkExercise(spec({ app: { entry: 'not-found.js' } }), SHORT)
+  const r = await checkInProcess(spec({ app: { entry: 'not-found.js' } }), SHORT)
   t.assert.strictEqual(r.details.stage, 'responses')
   t.assert.match(
     r.message,
@@ -198,4 +200,123 @@ test('jsonShape keeps the keys, their order, the types and the string lengths, n
     'type counts',
   )
   t.assert.strictEqual(jsonShape('not json'), 'not JSON')
+})
+
+test('checkExercise runs the check as make grade does, in a process of its own, and reads its result back', async (t) => {
+  const missing = await ex.checkExercise('no-such-exercise')
+  t.assert.strictEqual(missing.pass, false)
+  t.assert.strictEqual(missing.details.stage, 'spec')
+  t.assert.match(missing.message, /^no check spec at exercises\/no-such-exercise\/check\.json$/)
+  const dir = path.join(h.repoRoot, 'tests', 'fixtures', 'submissions', 'syntax-error', '04-hot-path')
+  const r = await ex.checkExercise('04-hot-path', { submissionDir: dir })
+  t.assert.strictEqual(r.pass, false)
+  t.assert.strictEqual(r.details.stage, 'start')
+  t.assert.match(r.message, /^Your app exited before it listened \(code 1\): SyntaxError: Unexpected end of input/)
+  t.assert.strictEqual(
+    r.command.replace(/^WORKBOOK_PROFILE=\w+ /, ''),
+    'node_modules/node/bin/node scripts/check-exercise.js 04-hot-path --submission-dir tests/fixtures/submissions/syntax-error/04-hot-path',
+  )
+  t.assert.deepStrictEqual(running(), [])
+})
+
+test('loadSpec refuses {i} in the load path without a cycle, and env values that are not strings', (t) => {
+  const base = {
+    exercise: 'x',
+    app: { entry: 'a.js' },
+    baseline: { entry: 'b.js' },
+    requests: [],
+    load: { path: '/q?p={i}', rate: 100, requests: 100 },
+    metric: 'heapGrowth',
+    threshold: 5,
+  }
+  t.assert.throws(() => loadSpec(base), /\{i\} in load\.path needs load\.cycle, a whole number > 0/)
+  t.assert.throws(() => loadSpec({ ...base, load: { ...base.load, cycle: 2.5 } }), /needs load\.cycle/)
+  t.assert.throws(
+    () => loadSpec({ ...base, load: { ...base.load, cycle: 4 }, env: { N: 50 } }),
+    /env maps names to strings/,
+  )
+  const real = loadSpec('05-leak')
+  t.assert.strictEqual(real.load.cycle, 20)
+  t.assert.deepStrictEqual(real.env, { QUOTE_MINUTE_MS: '50' })
+})
+
+test('pacedLoad with {i} and a cycle asks each value in turn', async (t) => {
+  const asked = []
+  const url = await serveHere(t, (req, res) => {
+    asked.push(new URL(req.url, 'http://x').searchParams.get('p'))
+    res.end('ok')
+  })
+  const r = await pacedLoad({ target: url, path: '/q?p={i}', cycle: 3, rate: 100, seconds: 0.1, pin: false })
+  t.assert.strictEqual(r.totalRequests, 10)
+  const counts = Object.fromEntries(['0', '1', '2'].map((v) => [v, asked.filter((a) => a === v).length]))
+  t.assert.deepStrictEqual(counts, { 0: 4, 1: 3, 2: 3 })
+  await t.assert.rejects(
+    () => pacedLoad({ target: url, path: '/q?p={i}', cycle: 0, rate: 100, seconds: 0.1 }),
+    /cycle must be a whole number > 0, got 0/,
+  )
+})
+
+test('a heap growth below the floor is printed with its digits and the floor it counted as', (t) => {
+  const growth = spec({
+    metric: 'heapGrowth',
+    load: { path: '/quote?product={i}', cycle: 20, rate: 500, requests: 1000 },
+    env: { QUOTE_MINUTE_MS: '50' },
+    background: undefined,
+    threshold: 5,
+    maxGrowthMB: 5,
+  })
+  const d = {
+    metric: 'heapGrowth',
+    baseline: [30.9, 31.2, 30.7],
+    submission: [0.0123, -0.004, 0.02],
+    responses: [{}, {}],
+  }
+  const text = ratioMessage(growth, 'the starting point', d, [124, 124, 123], 123.6)
+  t.assert.match(
+    text,
+    /^Your app's heap grew 0\.0123 MB \(counted as 0\.25 MB, the least growth a reading tells from none\) over 1000 requests to \/quote\?product=\{i\} \(\{i\} from 0 to 19 in turn\) at 500\/s, against the starting point's 30\.9 MB /,
+  )
+  t.assert.match(text, /both apps ran with QUOTE_MINUTE_MS=50;/)
+  t.assert.match(
+    text,
+    /: 123\.6x less; the exercise asks for at least 5x less and at most 5 MB of growth\. All 2 answers match\.$/,
+  )
+})
+
+test('a latency check says nothing of how late its generator sent: the check times each latency from when it went', (t) => {
+  const d = {
+    metric: 'p99',
+    decidedOn: 'p99',
+    baseline: [40, 41, 39],
+    submission: [4, 5, 4],
+    background: null,
+    responses: [{}],
+    generatorSaturated: true,
+  }
+  const text = ratioMessage(spec({ background: undefined }), 'the starting point', d, [10, 8.2, 9.75], 8.2)
+  t.assert.match(
+    text,
+    /round by round 10\.0x, 8\.20x, 9\.75x\): 8\.2x; the exercise asks for at least 3x\. All 1 answers match\.$/,
+  )
+  t.assert.doesNotMatch(text, /sent late|likely/)
+})
+
+test('pacedLoad times from when a request was due by default, and from when it went with timeFrom "sent"', async (t) => {
+  const url = await serveHere(t, (req, res) => res.end('ok'))
+  // This process (the generator) blocks for 300 ms in the middle of a 0.6-s load at 100 req/s: about 30
+  // requests fall due while it is blocked, 25 of them 50 ms or more before it ends, and go out late, at
+  // once, to a server that answers at once.
+  const blocked = (timeFrom) => {
+    setTimeout(() => {
+      const end = Date.now() + 300
+      while (Date.now() < end) {}
+    }, 120)
+    return pacedLoad({ target: url, path: '/', rate: 100, seconds: 0.6, pin: false, timeFrom })
+  }
+  const slow = (r) => r.samples.filter((x) => x.latencyMs >= 50).length
+  const due = await blocked(undefined)
+  const sent = await blocked('sent')
+  t.assert.ok(due.sendLagMs.max >= 200 && sent.sendLagMs.max >= 200, `${due.sendLagMs.max} ${sent.sendLagMs.max}`)
+  t.assert.ok(slow(due) >= 18, `due: ${slow(due)} of ${due.samples.length} answers took 50 ms or more`)
+  t.assert.ok(slow(sent) <= 2, `sent: ${slow(sent)} of ${sent.samples.length} answers took 50 ms or more`)
 })

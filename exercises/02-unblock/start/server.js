@@ -26,7 +26,8 @@ function send (res, status, type, body) {
   res.end(body)
 }
 
-// HINT: node:crypto has an asynchronous pbkdf2() that runs on libuv's thread pool; a worker thread (piscina is installed) would do too.
+// HINT: Notebook 02, section 4 (Remedies) measures three ways to keep this very work (PBKDF2 rounds) off the thread that answers /cheap; section 4a, how many threads a pool should have on this machine.
+// HINT: A promise or an async function alone moves nothing off that thread (notebook 02, section 1: nothing preempts JavaScript).
 // The whole derivation, synchronously: nothing else runs on this thread until it returns.
 function reportDigest (user) {
   let key = Buffer.from(user)

@@ -13,8 +13,8 @@
 // content-type and the body of your answers with the starting point's: keep them identical.
 const contract = require('../../../apps/lib/contract')
 
-// HINT: Which of these layers does a GET /json need at all? Remove one, measure, repeat.
-// HINT: Notebook 03 measured the frameworks serving these very routes: see apps/frameworks/ for how each keeps the contract.
+// HINT: Which of these layers does a GET /json need at all? Remove one, measure, repeat (this notebook's section 1 measures express alone).
+// HINT: Notebook 03, section 1 (The table, regenerated) measured the frameworks serving these very routes; apps/frameworks/ shows how each keeps the contract.
 const http = require('node:http')
 const express = require('express')
 

@@ -2,16 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { type AppHandle, startApp } from "../apps/start";
 import { roundOrder } from "../core/order";
+import { fromWorkbook } from "../core/paths";
 import { settings } from "../core/settings";
 import { median, pairedRatios, round } from "../core/stats";
 import { compareResponses } from "./answers";
-import { backgroundPlan, exerciseRun } from "./load";
+import { backgroundPlan, exerciseRun, GROWTH_FLOOR_MB } from "./load";
 import { crashFailure, firstRequest, ratioMessage, startFailure } from "./report";
 import { appRef, type ExerciseSpec, loadSpec } from "./spec";
 import type { CheckDetails, CheckOptions, CheckResult, CheckStage, Failure } from "./types";
-
-/** The smallest heap growth a check tells from none (readings after a full collection differ by ~0.1 MB). */
-export const GROWTH_FLOOR_MB = 0.25;
 
 /**
  * How many times better the learner's app did, from each app's figure per round: the smaller of the
@@ -28,42 +26,9 @@ export function checkRatio(
   return { ratio: round(Math.min(median(a) / median(b), median(rounds)), 2), rounds };
 }
 
-/**
- * The check of an exercise: start the starting point and the learner's app, compare their
- * answers, then measure both in the same run (taking turns, medians) and compare the ratio with
- * the spec's threshold. For a req/s check whose load generator was saturated, the ratio is taken
- * on the server's CPU time per request instead (req/s was the generator's limit). Every failure is
- * a result with a message, never a hang or a throw.
- *
- * Steps: read the spec; start the starting point (the spec's `baseline`) and the learner's app
- * (bounded by `startTimeoutMs`, default 10000), asking the learner's first request (`app.probe`)
- * itself, so that a crash on it is told apart from a 500; ask both the spec's `requests` and compare
- * the answers (the reference app's, when the spec names one), failing fast on the first difference;
- * time the background on the starting point when the spec gives a `busyShare` (`backgroundPlan`);
- * load both in the same run (`exerciseRun`): one warm-up each (unless `warmup` is 0), then `rounds`
- * runs each, taking turns and swapping the order every round. The ratio is "times better than the
- * starting point" (req/s: yours over theirs; latency and heap growth: theirs over yours), the smaller
- * of the ratio of the medians and the median of the per-round ratios, to two decimals. A heap growth
- * below 0.25 MB counts as 0.25 MB, and `maxGrowthMB` bounds the learner's. Messages call the baseline
- * "the starting point" unless the spec's `baselineName` says otherwise.
- *
- * `ref`: an exercise name ("04-hot-path" is `exercises/04-hot-path/check.json`), a path to a
- * `check.json` or its folder, or a spec. `submissionDir`: the folder holding the learner's `app/`
- * ("." in a notebook; default the exercise folder). `rounds`, `duration`, `warmup` default to
- * `settings()`; `pin` default true. `details.stage` says where it stopped: `spec` (the spec is
- * broken), `start` (missing, a syntax error, a crash at start or on the first request, never listens,
- * answers >= 400 to it), `responses` (answers differently, or crashes answering), `load` (errors,
- * times out or dies under load, or the check ran out of time), `ratio` (measured, pass or fail).
- * From a terminal: `node_modules/node/bin/node scripts/check-exercise.js 04-hot-path --submission-dir
- * solutions/04-hot-path` (exit 0 on pass, 1 on fail).
- *
- * @example
- * const result = await ex.checkExercise("04-hot-path", { submissionDir: "." });
- * ex.printCheck(result);
- */
-export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptions = {}): Promise<CheckResult> {
-  const t0 = Date.now();
-  const details: CheckDetails = {
+/** The details of a check that measured nothing yet. */
+function emptyDetails(): CheckDetails {
+  return {
     stage: "spec",
     metric: "reqPerSec",
     threshold: 0,
@@ -78,6 +43,77 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     generatorSaturated: false,
     seconds: 0,
   };
+}
+
+/** A check that could not run at all (its spec is broken, its process did not start or ran out of time). */
+export function failedCheck(exercise: string, message: string, seconds: number): CheckResult {
+  return {
+    exercise,
+    pass: false,
+    ratio: null,
+    message,
+    hints: [],
+    details: { ...emptyDetails(), stage: "spec", seconds: round(seconds, 1) },
+  };
+}
+
+/**
+ * The most a check may take, in ms, before its watchdog stops it: three starts, the answers, the
+ * learner's first request (5 s at most), with a busyShare the timing of the background route on the
+ * baseline (6 requests; 30 s is far more than they take), and every round of both apps with 15 s of
+ * slack each, plus the warm-ups.
+ */
+export function checkLimitMs(spec: ExerciseSpec, plan: { rounds: number; duration: number; warmup: number }): number {
+  const startMs = spec.startTimeoutMs ?? 10_000;
+  return (
+    3 * startMs +
+    30_000 +
+    5_000 +
+    (spec.background?.busyShare !== undefined ? 30_000 : 0) +
+    plan.rounds * 2 * (plan.duration + 15) * 1000 +
+    2 * plan.warmup * 1000
+  );
+}
+
+/**
+ * The check of an exercise, in this process: what `scripts/check-exercise.js` runs (`make grade`, and
+ * an exercise notebook's check cell through checkExercise, each in a process of its own), and what
+ * tests run on spec objects. Start the starting point and the learner's app, compare their
+ * answers, then measure both in the same run (taking turns, medians) and compare the ratio with
+ * the spec's threshold. For a req/s check whose load generator was saturated, the ratio is taken
+ * on the server's CPU time per request instead (req/s was the generator's limit). Every failure is
+ * a result with a message, never a hang or a throw.
+ *
+ * Steps: read the spec; start the starting point (the spec's `baseline`) and the learner's app
+ * (bounded by `startTimeoutMs`, default 10000), asking the learner's first request (`app.probe`)
+ * itself, so that a crash on it is told apart from a 500; ask both the spec's `requests` and compare
+ * the answers (the reference app's, when the spec names one), failing fast on the first difference;
+ * time the background on the starting point when the spec gives a `busyShare` (`backgroundPlan`);
+ * load both in the same run (`exerciseRun`): one warm-up each (unless `warmup` is 0; for heapGrowth
+ * the measured load itself, which fills what the app keeps), then `rounds` runs each, taking turns
+ * and swapping the order every round. The ratio is "times better than the starting point" (req/s:
+ * yours over theirs; latency and heap growth: theirs over yours), the smaller of the ratio of the
+ * medians and the median of the per-round ratios, to two decimals. A heap growth below 0.25 MB
+ * counts as 0.25 MB, and `maxGrowthMB` bounds the learner's. Messages call the baseline
+ * "the starting point" unless the spec's `baselineName` says otherwise.
+ *
+ * `ref`: an exercise name ("04-hot-path" is `exercises/04-hot-path/check.json`), a path to a
+ * `check.json` or its folder, or a spec. `submissionDir`: the folder holding the learner's `app/`
+ * ("." in a notebook; default the exercise folder). `rounds`, `duration`, `warmup` default to
+ * `settings()`; `pin` default true. `details.stage` says where it stopped: `spec` (the spec is
+ * broken), `start` (missing, a syntax error, a crash at start or on the first request, never listens,
+ * answers >= 400 to it), `responses` (answers differently, or crashes answering), `load` (errors,
+ * times out or dies under load, or the check ran out of time), `ratio` (measured, pass or fail).
+ * From a terminal: `node_modules/node/bin/node scripts/check-exercise.js 04-hot-path --submission-dir
+ * solutions/04-hot-path` (exit 0 on pass, 1 on fail).
+ *
+ * @example
+ * const internal = require("@workbook/harness/internal");
+ * const result = await internal.checkInProcess("04-hot-path", { submissionDir: "solutions/04-hot-path" });
+ */
+export async function checkInProcess(ref: string | ExerciseSpec, opts: CheckOptions = {}): Promise<CheckResult> {
+  const t0 = Date.now();
+  const details: CheckDetails = emptyDetails();
   let exercise = typeof ref === "string" ? ref : ref.exercise;
   const done = (
     stage: CheckStage,
@@ -123,13 +159,20 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
   const startMs = spec.startTimeoutMs ?? 10_000;
   const base = spec.baselineName ?? "the starting point";
   const Base = base[0].toUpperCase() + base.slice(1);
-  const start = { startTimeoutMs: startMs, pin: opts.pin };
+  const start = { startTimeoutMs: startMs, pin: opts.pin, env: spec.env };
 
   async function run(): Promise<CheckResult> {
     const dir = path.resolve(opts.submissionDir ?? spec.dir!);
     const entry = path.join(dir, spec.app.entry);
+    // The app's file as the learner types it from the workbook's folder; a copy elsewhere (make grade's)
+    // as it lies in the learner's own workbook.
+    const typed = fromWorkbook(entry);
+    const learner = {
+      dir,
+      file: path.isAbsolute(typed) ? path.join("exercises", spec.exercise, spec.app.entry) : typed,
+    };
     if (!fs.existsSync(entry))
-      return done("start", false, null, `There is no ${spec.app.entry} in ${dir}.`, [
+      return done("start", false, null, `There is no ${spec.app.entry} in ${fromWorkbook(dir)}.`, [
         "Run the check from the exercise's folder, or pass { submissionDir }.",
       ]);
     let baseline: AppHandle;
@@ -152,9 +195,9 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
       // Started without a probe: the check asks the first request itself, to tell a crash from a 500.
       mine = keep(await startApp({ entry, name: "your app", probe: null }, { ...start, probe: false }));
     } catch (err) {
-      return failed("start", startFailure(err as Error, dir), spec.hints?.start);
+      return failed("start", startFailure(err as Error, learner), spec.hints?.start);
     }
-    const first = spec.app.probe ? await firstRequest(mine, spec.app.probe, dir) : null;
+    const first = spec.app.probe ? await firstRequest(mine, spec.app.probe, learner) : null;
     if (first) return failed("start", first, spec.hints?.start);
     const reference = spec.reference
       ? keep(await startApp(appRef(spec.reference, spec, "reference"), start))
@@ -164,7 +207,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     const crash = await crashFailure(
       mine,
       `while answering ${bad[0]?.request ?? "the check's requests"}`,
-      dir,
+      learner,
       bad.length ? 500 : 0,
     );
     if (crash) return failed("responses", crash);
@@ -204,14 +247,12 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
       steps.push(
         ...roundOrder(both, i, "alternate").map(([w, a]) => [w, a, true] as ["start" | "yours", AppHandle, boolean]),
       );
-    // A heapGrowth warm-up is a tenth of the measured requests (exerciseRun's 0 seconds), not a timed one.
-    const warmupSeconds = spec.metric === "heapGrowth" ? 0 : plan.warmup;
     for (const [who, app, measured] of steps) {
       const r = await exerciseRun(
         app,
         spec,
         details.background,
-        measured ? plan.duration : warmupSeconds,
+        measured ? plan.duration : plan.warmup,
         who === "yours" ? "your app" : base,
       );
       if (r.failure) {
@@ -219,7 +260,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
         if (who === "start") return done("load", false, null, `${Base} failed under load: ${r.failure}`);
         return failed(
           "load",
-          (await crashFailure(app, "under load", dir)) ?? {
+          (await crashFailure(app, "under load", learner)) ?? {
             message: `Your app failed under load: ${r.failure}`,
             stderr: app.stderr(),
             hints: [],
@@ -255,15 +296,7 @@ export async function checkExercise(ref: string | ExerciseSpec, opts: CheckOptio
     );
   }
 
-  // Starts, answers and loads, plus the learner's first request (5 s at most) and, with a busyShare,
-  // the timing of the background route on the baseline (6 requests; 30 s is far more than they take).
-  const limitMs =
-    3 * startMs +
-    30_000 +
-    5_000 +
-    (spec.background?.busyShare !== undefined ? 30_000 : 0) +
-    plan.rounds * 2 * (plan.duration + 15) * 1000 +
-    2 * plan.warmup * 1000;
+  const limitMs = checkLimitMs(spec, plan);
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<CheckResult>((resolve) => {
     timer = setTimeout(

@@ -5,7 +5,7 @@
  */
 
 export type { ResponseDiff } from "./answers";
-export { checkExercise } from "./check";
+export { checkExercise } from "./graded";
 export type { BackgroundPlan } from "./load";
 export { printCheck } from "./report";
 export type { ExerciseApp, ExerciseAppRef, ExerciseRequest, ExerciseSpec } from "./spec";

@@ -17,6 +17,9 @@ import type { ExerciseSpec } from "./spec";
  * autocannon's rate, whose per-second bursts decide a p99 by how they line up with the background.
  */
 
+/** The smallest heap growth a check tells from none (readings after a full collection differ by ~0.1 MB). */
+export const GROWTH_FLOOR_MB = 0.25;
+
 /** The background load as the check runs it. */
 export interface BackgroundPlan {
   path: string;
@@ -113,7 +116,7 @@ export interface ExerciseRun {
   background: ContentionTotals | null;
   /** Why the run does not count (errors, timeouts, unexpected statuses, on either load); null when it does. */
   failure: string | null;
-  /** req/s: autocannon used most of a core. Latency: the pacer's p99 send lag exceeded the gap between two requests (1000 / rate ms), which adds to every latency. */
+  /** req/s: autocannon used most of a core. Latency: the pacer's p99 send lag exceeded the gap between two requests (1000 / rate ms); the check times each latency from when its request went, so that lag is not in it. */
   generatorSaturated: boolean;
 }
 
@@ -121,11 +124,15 @@ export interface ExerciseRun {
  * One run of the spec's measured load on `app` for `seconds`, with the background (the check's plan,
  * from backgroundPlan) at the same time, or alone (null). Never throws for the app's answers. By
  * metric: `reqPerSec` runs `runLoad` (default 50 connections, no warm-up, one run; a run with no
- * answer at all and no error is `value` 0, not a failure: the app was too slow for the round); `p50`/`p99` run `pacedLoad` at `load.rate`, and `generatorSaturated` then
- * means the pacer's p99 send lag exceeded the gap between two requests; `heapGrowth` reads the heap
- * after a full GC, sends `load.requests` requests paced at `load.rate` (a tenth of them when `seconds`
- * is 0) and reads it again. When one of the two loads fails, the other still runs to its end. The
- * background is always paced; `{name}` in its path becomes, on every request, a name never given
+ * answer at all and no error is `value` 0, not a failure: the app was too slow for the round);
+ * `p50`/`p99` run `pacedLoad` at `load.rate`, each latency timed from when its request went
+ * (`timeFrom: "sent"`: a pause of the check's own process, another program on its core, is not the
+ * app's latency; the app's stalls are, since every request still goes out on schedule), and
+ * `generatorSaturated` then means the pacer's p99 send lag exceeded the gap between two requests;
+ * `heapGrowth` reads the heap after a full GC, sends `load.requests` requests paced at `load.rate`
+ * (`seconds` aside: a warm-up is the same load, which fills whatever cache the load can fill) and
+ * reads it again. When one of the two loads fails, the other still runs to its end. The background
+ * is always paced; `{name}` in its path becomes, on every request, a name never given
  * before, so that no cache answers it (each report a request of its own, on a connection of its own).
  * The check's alone: an exercise notebook shows the same loads with wb.contentionRounds.
  */
@@ -138,7 +145,7 @@ export async function exerciseRun(
 ): Promise<ExerciseRun> {
   const metric = spec.metric ?? "reqPerSec";
   const label = `${who} ${spec.load.path ?? "/"}${background ? ` with ${background.path}` : ""}`;
-  if (metric === "heapGrowth") return heapGrowthRun(app, spec, seconds > 0 ? 1 : 0.1, label);
+  if (metric === "heapGrowth") return heapGrowthRun(app, spec, label);
   const bg = background ? backgroundLoad(app, background, seconds, `${who} ${background.path}`) : Promise.resolve(null);
   if (metric === "reqPerSec") {
     const [r, b] = await Promise.allSettled([
@@ -180,7 +187,15 @@ export async function exerciseRun(
   // allSettled, as above: when one load fails the other still runs to its end before the app is stopped.
   const rate = spec.load.rate!;
   const [c, b] = await Promise.allSettled([
-    pacedLoad({ target: app, path: spec.load.path ?? "/", method: spec.load.method, rate, seconds, label }),
+    pacedLoad({
+      target: app,
+      path: spec.load.path ?? "/",
+      method: spec.load.method,
+      rate,
+      seconds,
+      label,
+      timeFrom: "sent",
+    }),
     bg,
   ]);
   const totals = b.status === "fulfilled" ? b.value : null;
@@ -203,22 +218,24 @@ export async function exerciseRun(
 }
 
 /**
- * A heapGrowth run: the heap alive after a full collection, then `load.requests` requests (times
- * `share`: a warm-up sends a tenth) paced at `load.rate`, then the heap alive again. The value is
- * the growth in MB: what the requests left behind.
+ * A heapGrowth run: the heap alive after a full collection, then `load.requests` requests paced at
+ * `load.rate` (`{i}` in the path in turn over `load.cycle` values), then the heap alive again. The
+ * value is the growth in MB: what the requests left behind. The check's warm-up is one such run, so
+ * that each measured one asks what notebook 04 asks of a bounded cache: the first load fills it, the
+ * next must add nothing.
  */
-async function heapGrowthRun(app: AppHandle, spec: ExerciseSpec, share: number, label: string): Promise<ExerciseRun> {
+async function heapGrowthRun(app: AppHandle, spec: ExerciseSpec, label: string): Promise<ExerciseRun> {
   const failed = (failure: string): ExerciseRun => withoutFigures(label, failure, null);
   const rate = spec.load.rate!;
   const before = await heapAfterGc(app).catch((e: Error) => e);
   if (before instanceof Error) return failed(before.message);
-  const seconds = Math.max(1 / rate, (spec.load.requests! * share) / rate);
   const run = await pacedLoad({
     target: app,
     path: spec.load.path ?? "/",
+    cycle: spec.load.cycle,
     method: spec.load.method,
     rate,
-    seconds,
+    seconds: spec.load.requests! / rate,
     label,
   }).catch((e: Error) => e);
   if (run instanceof Error) return failed(run.message);

@@ -2,11 +2,12 @@ import path from "node:path";
 import type { AppHandle } from "../apps/start";
 import { markdown } from "../charts/display";
 import { WorkbookError } from "../core/errors";
-import { times } from "../core/format";
+import { fmt, times } from "../core/format";
 import { loopbackUrl } from "../core/loopback";
-import { fromWorkbookText } from "../core/shell";
+import { fromWorkbookText, shellLine } from "../core/shell";
 import { median, round } from "../core/stats";
 import { sleep, within } from "../core/time";
+import { GROWTH_FLOOR_MB } from "./load";
 import type { ExerciseSpec } from "./spec";
 import type { CheckDetails, CheckResult, Failure } from "./types";
 
@@ -25,10 +26,19 @@ function blame(stderr: string, dir: string, body = ""): { tail: string; said: st
   return { tail, said: error ? `: ${error.trim()}${where ? ` (${where})` : ""}` : "" };
 }
 
+/** The learner's submission: its folder, and its app's file as typed from the workbook's folder (for the commands hints print). */
+export interface Learner {
+  dir: string;
+  file: string;
+}
+
+/** The pinned Node, as typed from the workbook's folder. */
+const NODE = "node_modules/node/bin/node";
+
 /** A friendly message from the error of an app that did not get as far as listening. */
-export function startFailure(err: Error, dir: string): Failure {
+export function startFailure(err: Error, learner: Learner): Failure {
   const e = err instanceof WorkbookError ? err : null;
-  const { tail, said } = blame(e?.stderr ?? "", dir, e?.summary ?? err.message);
+  const { tail, said } = blame(e?.stderr ?? "", learner.dir, e?.summary ?? err.message);
   if (e?.code === "WB_APP_EXITED") {
     const m = e.summary.match(/exited with code (\S+)|was killed by (\S+)/);
     const how = m?.[1] !== undefined ? `code ${m[1]}` : `signal ${m?.[2] ?? "?"}`;
@@ -37,8 +47,8 @@ export function startFailure(err: Error, dir: string): Failure {
       stderr: tail,
       hints: [
         /SyntaxError/.test(tail)
-          ? "A syntax error: `node --check app/server.js` points at it without starting the app."
-          : "It crashed while starting: run `node app/server.js` yourself and read the first lines of the error.",
+          ? `A syntax error: \`${NODE} --check ${learner.file}\`, from the workbook's folder, points at it without starting the app.`
+          : `It crashed while starting: run \`${NODE} ${learner.file}\` yourself, from the workbook's folder, and read the first lines of the error.`,
       ],
     };
   }
@@ -60,23 +70,28 @@ export function startFailure(err: Error, dir: string): Failure {
 }
 
 /** When the learner's app has exited (waiting up to `waitMs` for it): "Your app crashed <when>: <error> (<file:line>)." Else null. */
-export async function crashFailure(app: AppHandle, when: string, dir: string, waitMs = 500): Promise<Failure | null> {
+export async function crashFailure(
+  app: AppHandle,
+  when: string,
+  learner: Learner,
+  waitMs = 500,
+): Promise<Failure | null> {
   const exit = app.exitInfo() ?? (await within(app.exited, waitMs, null));
   if (!exit) return null;
   await sleep(50); // the last stderr lines
-  const { tail, said } = blame(app.stderr(), dir);
+  const { tail, said } = blame(app.stderr(), learner.dir);
   return {
     message: `Your app crashed ${when}${said}.`,
     stderr: tail,
     hints: [
       "An error thrown in a request handler (or in a callback it started) ends the process unless it is caught: the stack trace below says where.",
-      "Catch it and answer 500 if it can happen, or fix its cause; run `node app/server.js` and ask the same request to see it yourself.",
+      `Catch it and answer 500 if it can happen, or fix its cause; run \`${NODE} ${learner.file}\` from the workbook's folder and ask the same request to see it yourself.`,
     ],
   };
 }
 
 /** The learner's first request (the spec's probe), right after it listens: null when answered below 400, else what went wrong. */
-export async function firstRequest(app: AppHandle, probe: string, dir: string): Promise<Failure | null> {
+export async function firstRequest(app: AppHandle, probe: string, learner: Learner): Promise<Failure | null> {
   let answer: { status: number; body: string } | null = null;
   let why = "";
   try {
@@ -90,9 +105,9 @@ export async function firstRequest(app: AppHandle, probe: string, dir: string): 
         : `closed the connection without an answer (${e.cause?.code ?? e.message})`;
   }
   if (answer && answer.status < 400) return null;
-  const crash = await crashFailure(app, `on its first request, GET ${probe}`, dir, 1000);
+  const crash = await crashFailure(app, `on its first request, GET ${probe}`, learner, 1000);
   if (crash) return crash;
-  const { tail, said } = blame(app.stderr(), dir, answer?.body);
+  const { tail, said } = blame(app.stderr(), learner.dir, answer?.body);
   if (answer) {
     return {
       message: `Your app started but answered ${answer.status} to GET ${probe}${said}.`,
@@ -144,8 +159,6 @@ export function ratioMessage(
     note =
       ` (in ${d.submission.filter((x) => x === 0).length} of ${d.submission.length} rounds your app answered no request ` +
       `at all: one request took longer than the round, or the queue of the round before was still being served)`;
-  } else if (d.generatorSaturated && !higher) {
-    note = ` (the load generator sent late, p99 lag above the ${round(1000 / spec.load.rate!, 2)} ms between two requests: the lag adds to both apps' latencies, so the real ratio is likely higher)`;
   }
   return (
     `Your app ${what}${during} (medians of ${d.baseline.length} rounds, same run; round by round ${rounds.map(times).join(", ")}): ` +
@@ -153,14 +166,30 @@ export function ratioMessage(
   );
 }
 
+/** The measured load of a heapGrowth check, in words: "1000 requests to /quote?product={i} ({i} from 0 to 19 in turn) at 500/s". */
+function growthLoadText(spec: ExerciseSpec): string {
+  const l = spec.load;
+  const spread = l.cycle && l.path?.includes("{i}") ? ` ({i} from 0 to ${l.cycle - 1} in turn)` : "";
+  return `${l.requests} requests to ${l.path ?? "/"}${spread} at ${l.rate}/s`;
+}
+
+/** A heap growth as measured, with enough digits to read its ratio, and the floor it counted as when below it. */
+function growthText(mb: number): string {
+  const floored =
+    mb < GROWTH_FLOOR_MB ? ` (counted as ${GROWTH_FLOOR_MB} MB, the least growth a reading tells from none)` : "";
+  return `${fmt(mb)} MB${floored}`;
+}
+
 /** The verdict of a heapGrowth check: both apps' growth over the same requests, the ratio and the bound. */
 function growthMessage(spec: ExerciseSpec, base: string, d: CheckDetails, rounds: number[], ratio: number): string {
   const [b, m] = [median(d.baseline), median(d.submission)];
   const bound = spec.maxGrowthMB === undefined ? "" : ` and at most ${spec.maxGrowthMB} MB of growth`;
+  const env = spec.env ? `; both apps ran with ${shellLine([], spec.env)}` : "";
   return (
-    `Your app's heap grew ${round(m, 2)} MB over ${spec.load.requests} requests, against ${base}'s ${round(b, 2)} MB ` +
-    `(the heap alive after a full garbage collection, before and after; medians of ${d.baseline.length} rounds, same run; ` +
-    `round by round ${rounds.map(times).join(", ")}): ${ratio}x less; the exercise asks for at least ${spec.threshold}x less${bound}. ` +
+    `Your app's heap grew ${growthText(m)} over ${growthLoadText(spec)}, against ${base}'s ${growthText(b)} ` +
+    `(the heap alive after a full garbage collection, before and after, each app loaded the same way once before${env}; ` +
+    `medians of ${d.baseline.length} rounds, same run; round by round ${rounds.map(times).join(", ")}): ` +
+    `${ratio}x less; the exercise asks for at least ${spec.threshold}x less${bound}. ` +
     `All ${d.responses.length} answers match.`
   );
 }
@@ -171,5 +200,7 @@ export function printCheck(result: CheckResult): void {
   if (result.hints.length) lines.push("", "Hints:", ...result.hints.map((h) => `* ${h}`));
   if (!result.pass && result.details.stderr.trim())
     lines.push("", "Your app's stderr (last lines):", "", "```", result.details.stderr.trim(), "```");
+  if (result.command)
+    lines.push("", "The same check from a terminal, in the workbook's folder:", "", "```", result.command, "```");
   markdown(lines.join("\n"));
 }

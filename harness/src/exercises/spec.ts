@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { repoRoot } from "../core/paths";
+import { fromWorkbook, repoRoot } from "../core/paths";
 
 /**
  * An exercise's check spec (exercises/<name>/check.json, generated from solutions/<name>/):
  * which app the learner edits, what it is measured against, which answers must not change,
- * and the ratio to reach. Written for exercises 01-04; see solutions/README.md.
+ * and the ratio to reach. See solutions/README.md.
  */
 export interface ExerciseRequest {
   path: string;
@@ -41,10 +41,12 @@ export interface ExerciseSpec {
    * The measured load. reqPerSec: runLoad options (path default "/", connections default 50).
    * p50/p99: requests paced at `rate` a second, evenly spaced (pacedLoad: path, method, rate).
    * heapGrowth: `requests` requests paced at `rate` a second, between two readings of the heap after
-   * a full garbage collection.
+   * a full garbage collection. Paced loads: `{i}` in the path takes the values 0 to `cycle` - 1 in
+   * turn, request after request (a load spread over that many resources).
    */
   load: {
     path?: string;
+    cycle?: number;
     connections?: number;
     rate?: number;
     requests?: number;
@@ -68,6 +70,12 @@ export interface ExerciseSpec {
   threshold: number;
   /** heapGrowth only: the learner's app's heap may grow at most this many MB over the measured requests. */
   maxGrowthMB?: number;
+  /**
+   * Environment variables every app of the check starts with (the learner's, the baseline, the
+   * reference), e.g. `{ "QUOTE_MINUTE_MS": "50" }`: a clock the check sets, so that a load of seconds
+   * spans many of the app's minutes. Messages name them.
+   */
+  env?: Record<string, string>;
   /** Default 10000. */
   startTimeoutMs?: number;
   /** Shown on a failure at that stage. */
@@ -87,7 +95,7 @@ export function loadSpec(ref: string | ExerciseSpec, exerciseDir?: string): Exer
     const file =
       byName ??
       (fs.existsSync(ref) && fs.statSync(ref).isDirectory() ? path.join(ref, "check.json") : path.resolve(ref));
-    if (!fs.existsSync(file)) throw new Error(`no check spec at ${file}`);
+    if (!fs.existsSync(file)) throw new Error(`no check spec at ${fromWorkbook(file)}`);
     spec = { ...JSON.parse(fs.readFileSync(file, "utf8")), dir: exerciseDir ?? path.dirname(file) };
   } else {
     spec = { ...ref, dir: exerciseDir ?? ref.dir ?? path.join(repoRoot, "exercises", ref.exercise) };
@@ -105,6 +113,10 @@ export function loadSpec(ref: string | ExerciseSpec, exerciseDir?: string): Exer
     throw bad("heapGrowth needs load.requests and load.rate: a fixed number of requests, paced");
   if (metric !== "reqPerSec" && !(spec.load.rate! > 0))
     throw bad(`a latency metric (${metric}) needs load.rate: the measured load is paced at a fixed rate`);
+  if (spec.load.path?.includes("{i}") && !(Number.isInteger(spec.load.cycle) && spec.load.cycle! > 0))
+    throw bad("{i} in load.path needs load.cycle, a whole number > 0: how many values {i} takes in turn");
+  if (spec.env && Object.values(spec.env).some((v) => typeof v !== "string"))
+    throw bad("env maps names to strings, as a shell sets them");
   const bg = spec.background;
   if (bg && (bg.rate === undefined) === (bg.busyShare === undefined))
     throw bad("background needs exactly one of rate (requests a second) and busyShare");

@@ -46,6 +46,8 @@ export interface CheckResult {
   message: string;
   hints: string[];
   details: CheckDetails;
+  /** The command line that runs the same check from a terminal, from the workbook's folder (checkExercise's results). */
+  command?: string;
 }
 
 /** A check that stopped before measuring: what to tell the learner. */

@@ -22,8 +22,13 @@ import type { LatencySummary, Outcome } from "./types";
 export interface PacedOptions {
   /** An app handle or a loopback URL. */
   target: AppHandle | string;
-  /** Default "/". `{name}` in it becomes, on every request, a name never asked before (no cache can answer it). */
+  /**
+   * Default "/". `{name}` in it becomes, on every request, a name never asked before (no cache can answer
+   * it); `{i}` becomes the request's number modulo `cycle`.
+   */
   path?: string;
+  /** With `{i}` in the path: `{i}` takes the values 0 to cycle - 1 in turn, request after request (one load spread evenly over that many resources). Default 1. */
+  cycle?: number;
   /** Default "GET". */
   method?: string;
   /** Requests per second, evenly spaced. */
@@ -47,12 +52,20 @@ export interface PacedOptions {
   stampHeader?: string;
   /** Pin the load generator to its own core. Default: when the app is pinned. */
   pin?: boolean;
+  /**
+   * OPTIONAL: when each latency starts. "due" (default): when the request was due, so that a pause of
+   * this process is in every figure, as a user arriving on time would wait it (the notebooks' loads).
+   * "sent": when it went, so that this process's own pauses (another program on its core) are left
+   * out, while the app's are not: each request still goes out on schedule, whatever the app is doing
+   * (the exercise checks, whose ratio must measure the app alone).
+   */
+  timeFrom?: "due" | "sent";
 }
 
 export interface PacedSample {
   /** Seconds after the start at which the request was due. */
   t: number;
-  /** From the moment it was due (= sent) to the last byte of the answer; null on error. */
+  /** From the moment it was due (= sent; with timeFrom "sent", when it went) to the last byte of the answer; null on error. */
   latencyMs: number | null;
   /** HTTP status, or 0 for a socket error or a timeout. */
   status: number;
@@ -97,6 +110,8 @@ function check(opts: PacedOptions): URL {
     throw badOption("pacedLoad", `rate must be > 0 req/s, got ${opts.rate}`);
   if (!(Number.isFinite(opts.seconds) && opts.seconds > 0))
     throw badOption("pacedLoad", `seconds must be > 0, got ${opts.seconds}`);
+  if (opts.cycle !== undefined && !(Number.isInteger(opts.cycle) && opts.cycle > 0))
+    throw badOption("pacedLoad", `cycle must be a whole number > 0, got ${opts.cycle}`);
   if (opts.rate * opts.seconds > maxRequests) {
     throw badOption(
       "pacedLoad",
@@ -109,8 +124,9 @@ function check(opts: PacedOptions): URL {
 /**
  * Send `rate` requests per second, evenly spaced, for `seconds`; resolve when every answer is in.
  * Request i goes at start + i / rate (open loop: a slow answer does not delay the next), and its
- * latency runs from when it was due, which is when it was sent unless this process was busy
- * (`sendLagMs`; a request a timer sent a little early is timed from when it went). Head-of-line
+ * latency runs from when it was due (or, with `timeFrom: "sent"`, from when it went), which is when
+ * it was sent unless this process was busy (`sendLagMs`; a request a timer sent a little early is
+ * timed from when it went). Head-of-line
  * blocking needs this: autocannon's `rate` is a per-connection budget spent back to back at the start
  * of every second (a "4 req/s" load arrives as a burst of 4), and without a rate it is a closed loop,
  * in which a connection stuck behind a block sends nothing more.
@@ -121,8 +137,9 @@ function check(opts: PacedOptions): URL {
  * due while `maxInFlight` (256) wait is not sent and counted in `skipped`. `stampHeader` (e.g.
  * "x-request-start") carries the time each request was due as `t=<ms since the epoch>`, as a proxy
  * stamps it, so the app can measure how long each queued. Throws before sending anything:
- * `WB_NOT_LOOPBACK`; `WB_BAD_OPTION` for a rate or duration not > 0, or more than `maxRequests`
- * (100000) requests.
+ * `WB_NOT_LOOPBACK`; `WB_BAD_OPTION` for a rate or duration not > 0, a `cycle` that is not a whole
+ * number > 0, or more than `maxRequests` (100000) requests. `{i}` in the path, with `cycle`, spreads
+ * the load over that many resources in turn (exercise 05 asks for 20 products this way).
  *
  * @example
  * const alone = await wb.withApp("loop-blocking", (app) => wb.pacedLoad({ target: app, path: "/cheap", rate: 200, seconds: 2 }));
@@ -130,9 +147,10 @@ function check(opts: PacedOptions): URL {
  */
 export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
   const url = check(opts);
-  // A fresh name on every request, as timeRoute and the exercises' background fill `{name}`.
-  const urlOf = (opts.path ?? "/").includes("{name}")
-    ? () => loopbackUrl(url.origin, freshPath(opts.path!))
+  // A fresh name on every request, as timeRoute and the exercises' background fill `{name}`; `{i}` in turn.
+  const cycle = opts.cycle ?? 1;
+  const urlOf = /\{name\}|\{i\}/.test(opts.path ?? "/")
+    ? (i: number) => loopbackUrl(url.origin, freshPath(opts.path!).replace(/\{i\}/g, String(i % cycle)))
     : () => url;
   const method = opts.method ?? "GET";
   const idempotent = method === "GET" || method === "HEAD";
@@ -156,7 +174,8 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
     retried = 0;
   const pending: Promise<void>[] = [];
 
-  const one = (dueAt: number, t: number) =>
+  // Request i, due at `dueAt`, its latency timed from `from` (see timeFrom).
+  const one = (i: number, dueAt: number, from: number, t: number) =>
     new Promise<void>((resolve) => {
       inFlight++;
       let done = false;
@@ -168,7 +187,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
         if (status) statusCodes[status] = (statusCodes[status] ?? 0) + 1;
         resolve();
       };
-      const requestUrl = urlOf(); // its retry asks the same
+      const requestUrl = urlOf(i); // its retry asks the same
       const headers = opts.stampHeader
         ? { [opts.stampHeader]: `t=${(performance.timeOrigin + dueAt).toFixed(3)}` }
         : undefined;
@@ -180,7 +199,7 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
           { method, agent: retry ? false : agent, timeout: timeoutMs, headers },
           (res) => {
             res.resume();
-            res.on("end", () => finish(res.statusCode ?? 0, performance.now() - dueAt));
+            res.on("end", () => finish(res.statusCode ?? 0, performance.now() - from));
             res.on("error", (err) => {
               if (!done) failed(err);
               finish(0, null);
@@ -226,7 +245,8 @@ export async function pacedLoad(opts: PacedOptions): Promise<PacedResult> {
       }
       // A timer can wake up to a millisecond early (libuv counts whole milliseconds): a request sent
       // before it was due is timed from when it went, never from a time still to come.
-      pending.push(one(Math.min(dueAt, performance.now()), (dueAt - start) / 1000));
+      const from = opts.timeFrom === "sent" ? performance.now() : Math.min(dueAt, performance.now());
+      pending.push(one(i, dueAt, from, (dueAt - start) / 1000));
     }
     await Promise.all(pending);
   } finally {

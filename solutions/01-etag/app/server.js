@@ -37,8 +37,8 @@ function fetchContent (url, cb) {
 }
 
 // BEGIN SOLUTION
-// HINT: The flame graph names the hottest function of this file by its line: how often is it registered, and what does each call hash?
-// HINT: Once it is fixed, ask what the etag must be: any value that changes when the body changes will do.
+// HINT: Notebook 01, steps 4 and 5 (The flame graph; --trace-warnings): which function of this file is hottest, how often is it registered, and what does each call hash?
+// HINT: Notebook 01, step 7 (Optimise): what the optimised server takes its etag from, and why that is enough.
 // The cache key is the url itself, the etag comes from what the body is made of (see below),
 // there is no 'after' listener any more, and a client presenting the current etag gets 304.
 // `etagOf(url)` gives the etag of the body the url would be sent now, or undefined.
@@ -95,7 +95,7 @@ const server = restify.createServer({
 })
 
 // BEGIN SOLUTION
-// HINT: After the fix, profile again: what is left in the route itself that costs more than it must?
+// HINT: Notebook 01, step 6 (Fix, re-measure, profile again) shows what the fixed route still does for every response; step 7 (Optimise) and step 9 (Going further) what the faster servers do instead.
 // Per url, the body changes only when the minute does: build it once a minute, as bytes, and send
 // those (at most 1,000 urls kept: a flood of distinct query strings must not grow memory). The
 // same map gives the etagger its etags: one entry per url, in one place.
