@@ -52,7 +52,7 @@ help:
 	@echo "make strip [STRIP=notebooks/01-slow-etag-server.ipynb]   save notebooks without outputs, as they are committed (default: notebooks/ and solutions/)"
 	@echo "make grade SUBMISSIONS=folder   check every learner's exercises; CSV + HTML in build/grades/ (or GRADES_DIR)"
 	@echo "make reset-exercise EXERCISE=01-etag   back up your edits to an exercise, then restore its starting files"
-	@echo "make diagnose APP=path/to/server.js [ROUTE=/path]   what holds a server back, from one short load"
+	@echo "make diagnose APP=path/to/server.js [ROUTE=/path | ROUTES=routes.json]   what holds a server back, from one short load; its CPU per request against a bare server's and its framework's, measured beside it; ROUTES: several, ranked"
 	@echo "make calibrate-diagnosis [RUNS=10] [BUSY=1]   re-measure the diagnosis's lines on the servers of tests/fixtures/diagnose/"
 	@echo "make reference       the harness's API reference, from its doc comments, into build/reference/ (Markdown; make test builds it)"
 	@echo "make compare A=old.js B=new.js [ROUTE=/path] [SECONDS=60]   is B faster? the verdict with its interval (APP=server.js BASE=main: your changes against a commit; APP=... RUNTIMES=node24,node26; SAME=1: the noise floor; FAIL_IF_SLOWER=5 for CI)"

@@ -1,16 +1,19 @@
-# make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port]: what holds a server
-# back, from one short load. Prints the verdict with the numbers it rests on and writes an HTML
-# report to results/diagnose/ (scripts/diagnose.js; in a notebook, tools.diagnose). WATCH: the seconds
+# make diagnose APP=path/to/server.js [ROUTE=/path | ROUTES=routes.json] [WATCH=seconds] [PORT=port]: what
+# holds a server back, from one short load. Prints the verdict with the numbers it rests on, the CPU a
+# request costs against a bare node:http answer and the framework's hello route measured beside it,
+# and writes an HTML report to results/diagnose/ (scripts/diagnose.js; in a notebook, tools.diagnose).
+# ROUTES: a JSON file of routes (paths, or {"route", "method", "body", "headers"}), each diagnosed,
+# ranked by CPU per request against the reference (tools.diagnoseRoutes). WATCH: the seconds
 # watched (longer, when the verdict says memory is undecided). PORT: the port to load, for a server
 # that listens on several (it is given PORT too); only from the command line, not from a PORT in
 # your environment. APP is checked before set-up runs.
 .PHONY: diagnose diagnose-args
 
 diagnose: diagnose-args setup
-	$(NODE) scripts/diagnose.js "$(APP)" --route "$(or $(ROUTE),/)" $(if $(WATCH),--seconds "$(WATCH)") $(if $(filter command line,$(origin PORT)),--port "$(PORT)")
+	$(NODE) scripts/diagnose.js "$(APP)" $(if $(ROUTES),--routes "$(ROUTES)",--route "$(or $(ROUTE),/)") $(if $(WATCH),--seconds "$(WATCH)") $(if $(filter command line,$(origin PORT)),--port "$(PORT)")
 
 diagnose-args:
-	@test -n "$(APP)" || { echo "usage: make diagnose APP=path/to/server.js [ROUTE=/path] [WATCH=seconds] [PORT=port]  (a server file of yours, or an app of the registry)" >&2; exit 2; }
+	@test -n "$(APP)" || { echo "usage: make diagnose APP=path/to/server.js [ROUTE=/path | ROUTES=routes.json] [WATCH=seconds] [PORT=port]  (a server file of yours, or an app of the registry)" >&2; exit 2; }
 
 # make calibrate-diagnosis [RUNS=10] [BUSY=1]: diagnose every server of tests/fixtures/diagnose/cases.json
 # RUNS times (quiet, or beside a busy loop on every CPU), append the evidence to

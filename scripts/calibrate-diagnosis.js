@@ -88,7 +88,7 @@ async function measure() {
           line.evidence = slim(d.evidence)
           console.log(
             `${c.name} (${line.condition} ${run}): ${d.verdict.title}${d.verdict.id === c.verdict || d.verdict.id === c.or ? '' : `  <-- expected ${c.verdict}`}` +
-              ` [elu ${d.evidence.elu.toFixed(2)}, ${Object.entries(d.evidence.busy.shares)
+              ` [elu ${d.evidence.elu.toFixed(2)}, ${ratioText(d.evidence)}${Object.entries(d.evidence.busy.shares)
                 .filter(([, v]) => v >= 0.05)
                 .map(([k, v]) => `${k} ${(v * 100).toFixed(0)}%`)
                 .join(' ')}] ${((Date.now() - t0) / 1000).toFixed(1)} s`,
@@ -105,6 +105,13 @@ async function measure() {
   } finally {
     stop()
   }
+}
+
+/** "0.52 ms 8.5x express, " : the CPU per request against the reference, for the log. */
+function ratioText(e) {
+  const y = e.yardstick
+  if (!y || y.ratio === null) return ''
+  return `${e.cpuPerRequestMs.toPrecision(3)} ms ${y.ratio.toPrecision(3)}x ${y.against === 'framework' ? y.framework.name : 'node-http'}, `
 }
 
 /** The diagnoses recorded, each with its case's second right verdict (cases.json, `or`). */
@@ -168,7 +175,7 @@ function score() {
 }
 
 function report() {
-  const { fitThresholds, lineGroups, FITTED, confusion, leaveOneOut, largestBlocking, growthOf } =
+  const { fitThresholds, lineGroups, FITTED, confusion, leaveOneOut, largestBlocking, growthOf, ratioOf } =
     tool('diagnose/calibrate')
   const { offMainShare } = tool('diagnose/threads')
   const { THRESHOLDS } = tool('diagnose/thresholds')
@@ -216,7 +223,8 @@ function report() {
   console.log('\nThe readings, by case (min-max):')
   console.log(`  utilisation: ${readingsOf((e) => e.elu)}`)
   console.log(`  GC's share of busy time: ${readingsOf((e) => e.busy.shares.gc)}`)
-  console.log(`  largest share of busy time but Node's and GC's: ${readingsOf(largestBlocking)}`)
+  console.log(`  CPU per request over the reference's: ${readingsOf(ratioOf)}`)
+  console.log(`  largest share (beyond the reference) but request handling's and GC's: ${readingsOf(largestBlocking)}`)
   console.log(`  latency over CPU: ${readingsOf((e) => e.latencyOverCpu ?? NaN)}`)
   console.log(`  share of CPU off the main thread: ${readingsOf((e) => offMainShare(e) ?? NaN)}`)
   console.log(`  memory growth, share a second: ${readingsOf(growthOf)}`)
@@ -250,7 +258,7 @@ const forRules = ({ flame, allocations: _, ...e }) => ({
 
 /** For each case, the diagnosis judged right whose deciding readings sit closest to the shipped lines: the unit tests' evidence. */
 function saveEvidence(set, dir, T) {
-  const { largestBlocking, growthOf, isRight } = tool('diagnose/calibrate')
+  const { largestBlocking, growthOf, isRight, ratioOf } = tool('diagnose/calibrate')
   const { offMainShare } = tool('diagnose/threads')
   const { decide } = tool('diagnose/verdict')
   fs.mkdirSync(dir, { recursive: true })
@@ -259,6 +267,7 @@ function saveEvidence(set, dir, T) {
       Math.abs(Math.log(e.elu / T.BUSY_ELU)),
       Math.abs(Math.log((e.busy.shares.gc || 1e-3) / T.GC_SHARE)),
       Math.abs(Math.log((largestBlocking(e) || 1e-3) / T.BLOCKING_SHARE)),
+      Math.abs(Math.log((ratioOf(e) || 1e-3) / T.FAR_ABOVE_REFERENCE)),
       Math.abs(Math.log((e.latencyOverCpu || 1e-3) / T.WAITING_LATENCY_OVER_CPU)),
       Math.abs(Math.log((offMainShare(e) || 1e-3) / T.OFF_MAIN_SHARE)),
       Math.abs(Math.log(Math.max(growthOf(e), 1e-4) / T.MEMORY_GROWTH)),

@@ -31,7 +31,12 @@ function explain(d) {
 
 async function diagnosed(name) {
   const c = cases.find((x) => x.name === name)
-  const d = await tools.diagnose(path.join(fixtures, c.file), { ...SHORT, ...c.diagnose, start: { env: c.env } })
+  const d = await tools.diagnose(path.join(fixtures, c.file), {
+    ...SHORT,
+    ...c.diagnose,
+    route: c.route ?? '/',
+    start: { env: c.env },
+  })
   return { c, d, why: explain(d) }
 }
 
@@ -79,6 +84,73 @@ for (const name of ONE_OF_EACH) {
     if (c.verdict === 'healthy') t.assert.strictEqual(d.verdict.busiest, 'node', why)
   })
 }
+
+// The yardstick (issue 48): servers that differ ten times and more on what a request costs against the
+// reference measured beside them. The cheapest server there is, its one-line handler most of a tiny
+// total, is healthy; a config deep-copied with structuredClone per request is blocked by the app, at the
+// app's line; a scan in a package that express's router calls is blocked by that package, on its path.
+test('the yardstick: a one-line handler at its reference is healthy; a structuredClone per request is far above it, blocked at its line', async (t) => {
+  const cheap = await diagnosed('a one-line handler')
+  const clone = await diagnosed('structuredClone of the config per request')
+  const numbers = `one-line: ${cheap.d.evidence.yardstick?.ratio}x, structuredClone: ${clone.d.evidence.yardstick?.ratio}x`
+  t.assert.strictEqual(cheap.d.verdict.id, 'healthy', `${numbers}\n${cheap.why}`)
+  t.assert.ok(clone.d.evidence.yardstick.ratio >= 10 * cheap.d.evidence.yardstick.ratio, `${numbers}\n${clone.why}`)
+  t.assert.deepStrictEqual([clone.d.verdict.id, clone.d.verdict.cause], ['blocked', 'app'], clone.why)
+  t.assert.match(clone.d.text, /of CPU a request: \d+(\.\d+)?x a bare node:http answer/, clone.why)
+  t.assert.match(
+    clone.d.text,
+    /hot path \(the app's code, \d+ % of the busy time\): settingsFor \(tests\/fixtures\/diagnose\/clone-config\.js:\d+\) → structuredClone/,
+    clone.why,
+  )
+  t.assert.match(
+    clone.d.text,
+    /the app's line: tests\/fixtures\/diagnose\/clone-config\.js:\d+ `const copy = structuredClone\(config\)`/,
+    clone.why,
+  )
+})
+
+test("the yardstick: a scan in a package that express's router calls is that package's, against express's reference", async (t) => {
+  const { d, why } = await diagnosed('a dependency the router calls, a scan of 100,000 records')
+  t.assert.deepStrictEqual([d.verdict.id, d.verdict.cause], ['blocked', 'dependency'], why)
+  t.assert.strictEqual(d.evidence.yardstick.against, 'framework', why)
+  t.assert.match(d.text, /x Express [\d.]+'s hello route \([\d.]+ ms\) and [\d.]+x a bare node:http answer/, why)
+  t.assert.match(
+    d.text,
+    /hot path \(record-store's code, \d+ % of the busy time\): getById \(tests\/fixtures\/diagnose\/node_modules\/record-store\/index\.js:\d+\) → find → matches \(.*index\.js:\d+\), called by router's/,
+    why,
+  )
+})
+
+test('several routes in one run, from a routes file: ranked by CPU per request against the reference, a verdict each', async (t) => {
+  const run = promisify(execFile)
+  const app = path.join('notebooks', 'shop', 'server.js')
+  const { stdout } = await run(
+    process.execPath,
+    ['scripts/diagnose.js', app, '--routes', 'notebooks/shop/routes.json'],
+    {
+      cwd: root,
+      env: { ...process.env, WORKBOOK_PROFILE: 'quick' },
+    },
+  )
+  const ranking = stdout.slice(stdout.lastIndexOf('routes of '))
+  t.assert.match(
+    ranking,
+    /^routes of \S+, costliest first against Express [\d.]+'s hello route \([\d.]+ ms a request; far above it from [\d.]+x\):$/m,
+    stdout,
+  )
+  t.assert.match(
+    ranking,
+    /^ {2}1\. GET \/search\?q=night%20tolkien +[\d.]+ ms +[\d.]+x +loop blocked by the app's own code$/m,
+    stdout,
+  )
+  for (const r of ['GET /books?page=3', 'GET /books/12345', 'POST /orders'])
+    t.assert.match(
+      ranking,
+      new RegExp(`^ {2}[234]\\. ${r.replace(/[?/]/g, '\\$&')} +[\\d.]+ ms +[\\d.]+x +healthy$`, 'm'),
+      stdout,
+    )
+  t.assert.match(stdout, /^report: .*routes\.html$/m)
+})
 
 test('a server with a second listener is diagnosed on the port it was given in PORT, or on the one named', async (t) => {
   const file = path.join(root, 'tests', 'fixtures', 'servers', 'listens-twice.js')

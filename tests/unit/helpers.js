@@ -94,7 +94,17 @@ const secondSamples = (runs, seconds, reqPerSec = 40000) =>
     })),
   )
 
+/**
+ * A CPU profile made up as V8 writes one: `nodes` its call tree, `counts` [node id, samples] pairs in
+ * the order they were sampled, each sample 1 ms.
+ */
+function madeUpProfile(nodes, counts) {
+  const samples = counts.flatMap(([id, n]) => Array(n).fill(id))
+  return { nodes, samples, timeDeltas: samples.map(() => 1000), startTime: 0, endTime: samples.length * 1000 }
+}
+
 module.exports = {
+  madeUpProfile,
   fixture,
   spin,
   server,

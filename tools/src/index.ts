@@ -9,6 +9,10 @@
 // diagnose/: what holds a server back, from one short load (make diagnose)
 export { diagnose } from "./diagnose/diagnose";
 export type { DiagnoseOptions, Diagnosis } from "./diagnose/diagnose";
+export { diagnoseRoutes } from "./diagnose/routes";
+export type { RankedRoute, RouteSpec, RoutesDiagnosis } from "./diagnose/routes";
+export { THRESHOLDS as diagnosisLines } from "./diagnose/thresholds";
+export type { Thresholds as DiagnosisLines } from "./diagnose/thresholds";
 
 // compare/: is B faster than A? Two servers side by side, the verdict with its interval (make compare)
 export { compare } from "./compare/compare";

@@ -1,9 +1,11 @@
-import { BLOCKING } from "./busy";
+import { dominant } from "./busy";
 import type { Evidence } from "./evidence";
+import { BLOCKING } from "./kinds";
 import { memoryGrowth } from "./memory";
 import { offMainShare } from "./threads";
 import { THRESHOLDS, type Thresholds } from "./thresholds";
 import { decide, type VerdictId } from "./verdict";
+import { excessShares } from "./yardstick";
 
 /**
  * Setting the diagnosis's lines from diagnoses of servers whose trouble is known, and checking them:
@@ -81,10 +83,23 @@ const GROWTH_FLOOR = 0.005;
 /** The memory reading MEMORY_GROWTH is compared with: the faster of the heap's and the external memory's growth. */
 export const growthOf = (e: Evidence): number => Math.max(...memoryGrowth(e.memory?.points ?? []).map((g) => g.growth));
 
-/** The largest share of busy time but request handling (Node's, the framework's) and GC: what BLOCKING_SHARE is compared with. */
+/**
+ * What BLOCKING_SHARE is compared with: the largest kind but request handling (Node's, the
+ * framework's) and GC, as a share of the CPU per request beyond the reference where a yardstick
+ * was measured (yardstick.ts, excessShares), else as a share of the busy time.
+ */
 export function largestBlocking(e: Evidence): number {
-  return Math.max(...BLOCKING.map((k) => e.busy.shares[k]));
+  return judgedShares(e)[largestKind(e)];
 }
+
+/** The shares BLOCKING_SHARE reads: beyond the reference where a yardstick was measured, else of the busy time. */
+const judgedShares = (e: Evidence) => (e.yardstick?.ratio != null ? excessShares(e.yardstick) : e.busy.shares);
+
+/** The kind BLOCKING_SHARE is compared with: the largest but request handling and GC (verdict.ts, ties to the first). */
+const largestKind = (e: Evidence) => dominant(judgedShares(e), BLOCKING);
+
+/** What FAR_ABOVE_REFERENCE is compared with: the app's CPU per request over its reference's (NaN: not measured). */
+export const ratioOf = (e: Evidence): number => e.yardstick?.ratio ?? NaN;
 
 /** The readings one line is set from: which case each came from, the side it must fall on. */
 export interface LineGroups {
@@ -99,6 +114,7 @@ export const FITTED = [
   "MEMORY_GROWTH",
   "BUSY_ELU",
   "GC_SHARE",
+  "FAR_ABOVE_REFERENCE",
   "BLOCKING_SHARE",
   "OFF_MAIN_SHARE",
   "WAITING_LATENCY_OVER_CPU",
@@ -114,10 +130,17 @@ export type FittedLine = (typeof FITTED)[number];
  *   GC_SHARE                            GC's share of busy time: the GC-pressure servers' against
  *                                       every other saturated diagnosis (but the leaks', whose rule
  *                                       comes first, and a server for which GC pressure is right too);
- *   BLOCKING_SHARE                      the largest kind of busy time but Node's own handling and
- *                                       GC: the blocked and sync I/O servers' against those of the
- *                                       healthy and off-main-thread servers' diagnoses whose loop
- *                                       read saturated;
+ *   FAR_ABOVE_REFERENCE                 the CPU per request over the reference's (ratioOf): the
+ *                                       servers that must not be healthy because of what a request
+ *                                       costs (blocked, GC pressure) against the healthy ones,
+ *                                       whatever their loop's state (synchronous I/O is judged by its
+ *                                       share of the busy time, not by the yardstick: verdict.ts);
+ *   BLOCKING_SHARE                      the largest kind but request handling and GC, beyond the
+ *                                       reference (largestBlocking): the blocked and sync I/O
+ *                                       servers' against those of the healthy and off-main-thread
+ *                                       servers' diagnoses whose loop read saturated where the line
+ *                                       decides: far above the reference (FAR_ABOVE_REFERENCE's
+ *                                       line, fitted from the same set), or synchronous I/O largest;
  *   OFF_MAIN_SHARE                      the share of the process's CPU off its main thread
  *                                       (threads.ts, offMainShare): the off-main-thread servers'
  *                                       against every other diagnosis;
@@ -139,6 +162,16 @@ export function lineGroups(set: readonly Calibrated[], busyElu?: number): Record
   const elu = (e: Evidence) => e.elu;
   const busy: LineGroups = { below: of(headroom, elu), above: of(saturates, elu), scale: "share", floor: 0 };
   const line = busyElu ?? fit(busy);
+  const far: LineGroups = {
+    below: of((c) => c.expected === "healthy", ratioOf),
+    above: of((c) => c.expected === "blocked" || c.expected === "gc-pressure", ratioOf),
+    scale: "ratio",
+    floor: 0,
+  };
+  const farLine = fit(far);
+  // where the blocking line decides a healthy loop's verdict: far above its reference, its largest kind
+  // synchronous I/O (judged by its share whatever the cost: verdict.ts), or no yardstick read
+  const decides = (e: Evidence) => !(ratioOf(e) < farLine) || largestKind(e) === "syncIo";
   return {
     MEMORY_GROWTH: {
       below: of((c) => !leak(c), growthOf),
@@ -153,8 +186,12 @@ export function lineGroups(set: readonly Calibrated[], busyElu?: number): Record
       scale: "share",
       floor: 0,
     },
+    FAR_ABOVE_REFERENCE: far,
     BLOCKING_SHARE: {
-      below: of((c) => (c.expected === "healthy" || offMain(c)) && c.evidence.elu >= line, largestBlocking),
+      below: of(
+        (c) => (c.expected === "healthy" || offMain(c)) && c.evidence.elu >= line && decides(c.evidence),
+        largestBlocking,
+      ),
       above: of((c) => saturates(c) && c.expected !== "gc-pressure", largestBlocking),
       scale: "share",
       floor: 0,

@@ -2,9 +2,10 @@ import path from "node:path";
 import { type AppRef, type LoadResult, repoRoot, type StartOptions, settings } from "@workbook/harness";
 import { atCellEnd, resolveApp, shellLine } from "@workbook/harness/internal";
 import { type DiagnosisCharts, diagnosisCharts } from "./charts";
-import { type CollectOptions, collect } from "./collect";
+import { type Collected, type CollectOptions, collect } from "./collect";
 import { type Evidence, gather } from "./evidence";
 import { undecided } from "./memory";
+import { measureReferences, type References } from "./reference";
 import { reportHtml, writeReport } from "./report";
 import { THRESHOLDS } from "./thresholds";
 import { decide, type Verdict, verdictMarkdown } from "./verdict";
@@ -39,6 +40,12 @@ export interface DiagnoseOptions {
    * undecided (memory.ts). Default: 8 quick, 16 full; 0 never.
    */
   longerSeconds?: number;
+  /**
+   * Measure the yardstick's references beside the app (reference.ts: a bare node:http answer, and
+   * the hello route of the framework its profile shows), and judge its CPU per request against them.
+   * Default true; false: no yardstick, the shares of busy time alone decide (2-5 s less).
+   */
+  references?: boolean;
 }
 
 /**
@@ -100,8 +107,18 @@ export interface Diagnosis {
  */
 export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise<Diagnosis> {
   const started = performance.now();
+  const collected = await collectRoute(app, opts);
+  const refs = opts.references === false ? null : await measureReferences([collected], referenceOptions(opts));
+  const d = finish(app, collected, refs, opts);
+  // Its loads print nothing of their own (a warm-up and a dozen short loads): what reproduces it is this.
+  atCellEnd(`The same diagnosis from a terminal (from the workbook's folder):\n\n\`\`\`sh\n${d.command}\n\`\`\``);
+  return { ...d, tookSeconds: (performance.now() - started) / 1000 };
+}
+
+/** One route's run (collect.ts), with the stretches of the profile in force unless given. */
+export function collectRoute(app: AppRef, opts: DiagnoseOptions): Promise<Collected> {
   const s = DIAGNOSE_SECONDS[settings().name];
-  const collected = await collect(app, {
+  return collect(app, {
     route: opts.route ?? "/",
     connections: opts.connections ?? 10,
     seconds: opts.seconds ?? s.watched,
@@ -116,15 +133,24 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
     longerSeconds: opts.longerSeconds ?? s.longer,
     watchLonger: (points) => undecided(points, THRESHOLDS),
   });
-  const evidence = gather(collected);
+}
+
+/** The references are loaded as the app was: its connections, its load generator, its rate cap. */
+export const referenceOptions = (opts: DiagnoseOptions) => ({
+  connections: opts.connections ?? 10,
+  generator: opts.load?.generator ?? ("autocannon" as const),
+  rate: opts.load?.rate,
+});
+
+/** A collected run judged against its references: the verdict, the charts, the report (`tookSeconds` left for the caller). */
+export function finish(app: AppRef, collected: Collected, refs: References | null, opts: DiagnoseOptions): Diagnosis {
+  const evidence = gather(collected, refs);
   const command = (more: string[] = []) =>
     shellLine(["make", "diagnose", `APP=${appArg(app)}`, `ROUTE=${collected.route}`, ...more]);
   const verdict = decide(evidence, THRESHOLDS, {
     rerun: (seconds) => `${command([`WATCH=${seconds}`])} (in a notebook: seconds: ${seconds})`,
   });
   const charts = diagnosisCharts(collected, evidence);
-  // Its loads print nothing of their own (a warm-up and a dozen short loads): what reproduces it is this.
-  atCellEnd(`The same diagnosis from a terminal (from the workbook's folder):\n\n\`\`\`sh\n${command()}\n\`\`\``);
   const report =
     (opts.report ?? true) ? writeReport(collected, reportHtml(collected, evidence, verdict, charts)) : null;
   return {
@@ -141,12 +167,12 @@ export async function diagnose(app: AppRef, opts: DiagnoseOptions = {}): Promise
     server: collected.server,
     files: [collected.cpuProfileFile, collected.heapProfileFile],
     charts,
-    tookSeconds: (performance.now() - started) / 1000,
+    tookSeconds: 0,
   };
 }
 
 /** The APP= a learner passes to `make diagnose` (run from the workbook's folder) for `app`: a registered app's name, or its file's path. */
-function appArg(app: AppRef): string {
+export function appArg(app: AppRef): string {
   const resolved = resolveApp(app);
   return resolved.registered ? resolved.name : path.relative(repoRoot, resolved.entryPath);
 }

@@ -17,6 +17,8 @@ import {
 import { type BusyTime, busyTime, type Handoff, handoff, withPauses } from "./busy";
 import type { Collected, MemoryPoint } from "./collect";
 import { type KeptFit, keptFit } from "./memory";
+import type { References } from "./reference";
+import { type Yardstick, yardstick } from "./yardstick";
 
 /** The numbers a verdict rests on, from one collected run: nothing here decides anything. */
 export interface Evidence {
@@ -96,6 +98,11 @@ export interface Evidence {
    * expression that ran longest.
    */
   busy: BusyTime;
+  /**
+   * What a request costs against a server that only answers, measured beside it (yardstick.ts): null
+   * when no reference was measured (evidence recorded before there was one).
+   */
+  yardstick: Yardstick | null;
   /** Bytes allocated per second over the window (the sampling heap profile's estimate), MB/s. */
   allocMBps: number | null;
   /** The call of Node's that handed most work to another thread (libuv's pool, a worker), as the main thread's profile shows it (busy.ts, handoff). */
@@ -177,7 +184,23 @@ function hottestLine(frame: HotFrame | null): Evidence["hottestLine"] {
   return frame && line ? { ...line, file: frame.file, name: frame.name } : null;
 }
 
-export function gather(c: Collected): Evidence {
+/**
+ * Where the busy time went (busy.ts), with garbage collection's share taken from the pauses of the
+ * watched stretch (withPauses) and each package's share on the same scale as the kinds'.
+ */
+export function busyOf(c: Collected): BusyTime {
+  const b = busyTime(c.cpuProfile);
+  const s = c.samples;
+  const wallMs = s.reduce((a, x) => a + x.intervalMs, 0) || 1;
+  const elu = s.reduce((a, p) => a + p.elu * p.intervalMs, 0) / wallMs;
+  const shares = withPauses(b.shares, s.reduce((a, p) => a + p.gcMs, 0) / wallMs / Math.max(elu, 0.05));
+  const scale = b.shares.gc < 1 ? (1 - shares.gc) / (1 - b.shares.gc) : 0;
+  const packages = Object.fromEntries(Object.entries(b.packages).map(([p, v]) => [p, v * scale]));
+  return { ...b, shares, packages, paths: b.paths.map((p) => ({ ...p, share: p.share * scale })) };
+}
+
+/** The evidence of one collected run; `refs`: the references measured beside it (null: none, no yardstick). */
+export function gather(c: Collected, refs: References | null = null): Evidence {
   const s: ProbeSample[] = c.samples;
   const wallMs = s.reduce((a, x) => a + x.intervalMs, 0) || 1;
   const sum = (f: (x: ProbeSample) => number) => s.reduce((a, x) => a + f(x), 0);
@@ -192,6 +215,7 @@ export function gather(c: Collected): Evidence {
   const profiledSeconds = flame.durationMs / 1000;
   const cpuPerRequestMs = c.load.cpuPerRequestUs ? c.load.cpuPerRequestUs.median / 1000 : null;
   const seconds = (c.window.to - c.window.from) / 1000;
+  const busy = busyOf(c);
   return {
     seconds,
     samples: s.length,
@@ -230,11 +254,8 @@ export function gather(c: Collected): Evidence {
       heap: keptFit(c.memoryPoints, (p) => p.heapMB),
       external: keptFit(c.memoryPoints, (p) => p.externalMB),
     },
-    busy: (() => {
-      const b = busyTime(c.cpuProfile);
-      const elu = sum((p) => p.elu * p.intervalMs) / wallMs;
-      return { ...b, shares: withPauses(b.shares, sum((p) => p.gcMs) / wallMs / Math.max(elu, 0.05)) };
-    })(),
+    busy,
+    yardstick: refs ? yardstick(busy, cpuPerRequestMs, refs) : null,
     allocMBps: profiledSeconds > 0 ? allocations.total / MB / profiledSeconds : null,
     syncIoShare: syncIoShare(c.cpuProfile),
     handoff: handoff(c.cpuProfile),

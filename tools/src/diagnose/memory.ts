@@ -112,7 +112,27 @@ const rate = (share: number) => `${fmt(share * 100)} % a second`;
 export function keptText(m: MemoryTrend): string {
   return (
     `kept after a full GC: the heap ${fmt(m.first.heapMB)} → ${mb(m.last.heapMB)}, outside the heap (Buffers...) ` +
-    `${fmt(m.first.externalMB)} → ${mb(m.last.externalMB)}, over ${fmt(m.seconds)} s and ${m.points} full collections`
+    `${fmt(m.first.externalMB)} → ${mb(m.last.externalMB)}, over ${fmt(m.seconds)} s and ${m.points} full collections` +
+    stepText(m)
+  );
+}
+
+/**
+ * Why the first and last readings may differ from what the slope makes of the same seconds: the
+ * slope is fitted on either side of the step the profilers' own memory makes when they start
+ * (keptFit), and each reading is one collection's. Said, with the figures that add up, when the
+ * rest is over 0.05 MB and a fifth of the difference; empty otherwise.
+ */
+export function stepText(m: MemoryTrend): string {
+  const y = (p: MemoryTrend["first"]) => (m.where === "heap" ? p.heapMB : p.externalMB);
+  const between = y(m.last) - y(m.first);
+  const grown = m.fit.slopeMBps * m.seconds;
+  const rest = between - grown;
+  if (!Number.isFinite(rest) || Math.abs(rest) < Math.max(0.05, 0.2 * Math.abs(between))) return "";
+  return (
+    `; of the ${mb(between)} between the first and the last of ${NAMES[m.where]}, the slope makes ${mb(grown)} ` +
+    `(${fmt(m.fit.slopeMBps)} MB/s over ${fmt(m.seconds)} s): the other ${mb(rest)} is the step the profilers' own ` +
+    "memory makes when they start, which the slope is fitted either side of, and the noise of single readings"
   );
 }
 

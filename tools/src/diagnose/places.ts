@@ -1,8 +1,13 @@
 import { fmt, pct, times } from "@workbook/harness";
-import { BUSY_KINDS, BUSY_NAMES, type BusyKind, type RegexRun } from "./busy";
+import type { Frame } from "@workbook/harness/internal";
+import { packageOf } from "./callers";
 import { frameText, top } from "./checks";
 import type { Evidence } from "./evidence";
+import { BUSY_KINDS, BUSY_NAMES, type BusyKind } from "./kinds";
+import { pathText } from "./paths";
+import type { RegexRun } from "./regex";
 import type { Thresholds } from "./thresholds";
+import { costliestPackage } from "./yardstick";
 
 /**
  * The sentences a verdict prints beside its numbers: where the busy time went, how the loop stalled,
@@ -66,15 +71,38 @@ export const ADVICE: Record<BusyKind | "memory" | "waiting", string> = {
     "what to do: use the asynchronous form (crypto.pbkdf2, zlib.gzip: libuv's pool runs them), or do less of the work",
   app: "what to do: make the hottest function cheaper, or move the work off the main thread (a worker thread, another process)",
   dependency: "what to do: call it less (compile or build once and keep it), or use a cheaper one",
-  framework: "",
-  node: "",
+  framework:
+    "what to do: the framework's own handling costs more here than on its hello route: fewer middleware and hooks on this route, or a lighter framework",
+  node: "what to do: Node's own handling costs more than a bare answer's: fewer and larger writes per answer, smaller answers, no per-request socket or timer set-up",
   memory:
     "what to do: find what keeps growing: the allocation sites below, or two heap snapshots compared (notebook 04)",
   waiting:
     "what to do: the time goes to what requests await (a database, another service, a timer): look there; the server itself has headroom",
 };
 
-/** Where, for each saturated verdict and for memory: the frames and lines a learner goes to. */
+/** "the app's handle (srv.js:9)", "router's handle (node_modules/router/index.js:120)". */
+function frameWhose(f: Frame): string {
+  const whose = { user: "the app's", dependency: `${packageOf(f.file)}'s` }[f.category as string] ?? "Node's";
+  return `${whose} ${f.name} (${f.file ? `${f.file}:${f.line}` : "native"})`;
+}
+
+/**
+ * The hot path of a kind of busy time, as lines (paths.ts): for a dependency's code, the package that
+ * cost most beyond the reference; from the code that asked to the leaf, who called it, and the app's
+ * line behind it. None where the profile kept no path of that kind.
+ */
+export function pathLines(e: Evidence, kind: BusyKind): string[] {
+  const y = e.yardstick;
+  const pkg = y && (kind === "dependency" || kind === "framework") ? costliestPackage(y, kind) : null;
+  const path = (e.busy.paths ?? []).find((p) => p.kind === kind && (pkg === null || p.package === pkg));
+  if (!path) return [];
+  const whose = path.package ? `${path.package}'s` : "the app's";
+  const by = path.calledBy ? `, called by ${frameWhose(path.calledBy)}` : "";
+  const line = path.line ? [`the app's line: ${path.line.file}:${path.line.line} \`${path.line.text}\``] : [];
+  return [`hot path (${whose} code, ${pct(path.share)} of the busy time): ${pathText(path.frames)}${by}`, ...line];
+}
+
+/** Where, for each saturated verdict and for memory: the frames, paths and lines a learner goes to. */
 export function where(e: Evidence): Record<BusyKind | "memory", string[]> {
   const hottest = top(e.hot).map((h) => `hot: ${frameText(h)}`);
   const line = e.hottestLine
@@ -95,17 +123,22 @@ export function where(e: Evidence): Record<BusyKind | "memory", string[]> {
     .sort((a, b) => b[1] - a[1])
     .map(([k, ms]) => `${k} ${fmt(ms)} ms`)
     .join(", ");
+  const appPath = pathLines(e, "app");
   return {
     gc: [
       `${fmt(e.gcCount)} collections (${gcKinds}), ${pct(e.gcShare)} of wall time; ${fmt(e.allocMBps ?? NaN)} MB/s allocated`,
       ...sites,
     ],
-    syncIo: [...under((n, f) => /Sync$/.test(n) && /^node:(internal\/)?(fs|child_process)\b/.test(f)), ...caller],
+    syncIo: [
+      ...under((n, f) => /Sync$/.test(n) && /^node:(internal\/)?(fs|child_process)\b/.test(f)),
+      ...caller,
+      ...pathLines(e, "syncIo"),
+    ],
     regex: [...(r ? [regexText(r)] : []), ...caller, ...(sameLine ? [] : line)],
-    native: [...under((_, f) => /^node:(internal\/)?(crypto|zlib)\b/.test(f)), ...caller],
-    app: [...hottest, ...line],
-    dependency: hottest,
-    framework: hottest,
+    native: [...under((_, f) => /^node:(internal\/)?(crypto|zlib)\b/.test(f)), ...caller, ...pathLines(e, "native")],
+    app: [...hottest, ...appPath, ...(appPath.length > 1 ? [] : line)],
+    dependency: [...pathLines(e, "dependency"), ...hottest],
+    framework: [...pathLines(e, "framework"), ...hottest],
     node: hottest,
     memory: sites,
   };

@@ -5,7 +5,9 @@ import type { DiagnosisCharts } from "./charts";
 import { checkText } from "./checks";
 import type { Collected } from "./collect";
 import type { Evidence } from "./evidence";
+import { pathText } from "./paths";
 import type { Verdict } from "./verdict";
+import type { Yardstick } from "./yardstick";
 
 /**
  * The report: one HTML page that needs nothing but itself (charts inline as SVG, styles inline, no
@@ -43,6 +45,46 @@ const frames = (hot: HotFrame[], unit: string) =>
   );
 
 const figure = (svg: string) => `<figure>${svg}</figure>`;
+
+/** The app's CPU per request beside its references, each measured beside it. */
+function yardstickTable(y: Yardstick | null, app: string, route: string): string {
+  if (!y) return "<p><em>No reference was measured: the verdict read the shares of busy time alone.</em></p>";
+  const ref = y.against === "framework" ? y.framework : y.bare;
+  const row = (what: string, ms: number | null, rps: number | null, server: string) => ({
+    server: what,
+    "CPU per request, ms": ms,
+    "against the reference": ms !== null && ref?.cpuPerRequestMs ? `${fmt(ms / ref.cpuPerRequestMs)}x` : null,
+    "req/s": rps,
+    command: server,
+  });
+  const rows = [
+    row(`${app} ${route}`, y.appMs, null, ""),
+    ...[y.framework, y.bare]
+      .filter((r) => r !== null)
+      .map((r) =>
+        row(
+          `${r.title} ${r.version} ${r.route}${r === ref ? " (the reference)" : ""}`,
+          r.cpuPerRequestMs,
+          r.reqPerSec,
+          r.server,
+        ),
+      ),
+  ];
+  return table(rows);
+}
+
+/** The hot paths, from the code that asked to the leaf. */
+const pathsTable = (e: Evidence) =>
+  table(
+    (e.busy.paths ?? []).slice(0, 8).map((p) => ({
+      kind: p.kind,
+      whose: p.package ?? "the app",
+      "% of busy time": +(p.share * 100).toFixed(1),
+      path: pathText(p.frames),
+      "called by": p.calledBy ? `${p.calledBy.name} (${p.calledBy.file}:${p.calledBy.line})` : null,
+      "the app's line": p.line ? `${p.line.file}:${p.line.line} ${p.line.text}` : null,
+    })),
+  );
 
 const STYLE = `body{font-family:"DejaVu Sans",Verdana,sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#111}
 pre{background:#f4f4f4;padding:.8em 1em;white-space:pre-wrap;line-height:1.45}
@@ -104,6 +146,8 @@ export function reportHtml(c: Collected, e: Evidence, v: Verdict, charts: Diagno
 <pre>${esc(v.lines.join("\n"))}</pre>
 <h2>Every rule and the numbers it compared</h2>
 ${table(rules, (r) => r.fired === "no")}
+<h2>What a request costs, against servers that only answer</h2>
+${yardstickTable(e.yardstick, c.app, c.route)}
 <h2>The load</h2>
 ${table([figures])}
 ${figure(charts.load.svg)}
@@ -112,6 +156,8 @@ ${figure(charts.timeline.svg)}
 <h2>Where the CPU goes</h2>
 ${figure(charts.flame.svg)}
 ${frames(e.hot, "busy CPU")}
+<h3>The hot paths, from the code that asked for the work</h3>
+${pathsTable(e)}
 ${e.hottestLine ? `<p>Hottest line: <code>${esc(`${e.hottestLine.file}:${e.hottestLine.line}`)}</code> <code>${esc(e.hottestLine.text ?? "")}</code> (${pct(e.hottestLine.share)} of ${esc(e.hottestLine.name)}'s own samples)</p>` : ""}
 <h2>What full collections left</h2>
 ${table(kept)}
@@ -122,6 +168,43 @@ ${frames(e.allocationSites, "sampled bytes")}
 <p>${esc(how)}</p>
 <p>Open the profiles in Chrome DevTools (Performance / Memory) or speedscope for an interactive view:
 <code>${esc(rel(c.cpuProfileFile))}</code>, <code>${esc(rel(c.heapProfileFile))}</code>.</p>
+</body></html>
+`;
+}
+
+/** The ranking of several routes (routes.ts): one row a route, costliest first, each linking its own report. */
+export function routesHtml(
+  app: string,
+  against: string,
+  rows: {
+    route: string;
+    cpuPerRequestMs: number | null;
+    ratio: number | null;
+    verdict: string;
+    report: string | null;
+  }[],
+  command: string | null,
+  dir: string,
+): string {
+  const link = (r: (typeof rows)[number]) =>
+    r.report ? `<a href="${esc(path.relative(dir, r.report))}">${esc(r.route)}</a>` : esc(r.route);
+  const body = rows
+    .map(
+      (r, i) =>
+        `<tr><td class="n">${i + 1}</td><td>${link(r)}</td><td class="n">${esc(r.cpuPerRequestMs === null ? "—" : fmt(r.cpuPerRequestMs))}</td>` +
+        `<td class="n">${esc(r.ratio === null ? "—" : `${fmt(r.ratio)}x`)}</td><td>${esc(r.verdict)}</td></tr>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Routes of ${esc(app)}</title><style>${STYLE}</style></head>
+<body>
+<h1>Routes of ${esc(app)}, costliest first</h1>
+<p class="meta">${esc(describeMachine())}</p>
+<p>Ranked by CPU per request against ${esc(against)}.</p>
+<table><thead><tr><th>rank</th><th>route</th><th>CPU per request, ms</th><th>against the reference</th><th>verdict</th></tr></thead><tbody>
+${body}
+</tbody></table>
+${command ? `<p>The same from a terminal, from the workbook's folder: <code>${esc(command)}</code></p>` : ""}
 </body></html>
 `;
 }
