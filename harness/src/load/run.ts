@@ -164,7 +164,7 @@ interface Pass {
   command: string;
   /** wrk's own report (null for autocannon, whose report is the harness's tables). */
   report: string | null;
-  /** The generator's threads: saturation is judged per thread. */
+  /** The generator's threads that can run at once (wrk's -t, at most its CPUs): saturation is judged per thread. */
   threads: number;
 }
 
@@ -266,7 +266,7 @@ async function wrkPass(c: PassContext): Promise<Pass> {
     ],
     command: run.command,
     report: run.report,
-    threads: run.threads,
+    threads: run.parallel,
   };
 }
 
@@ -318,6 +318,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     url,
     method: cfg.method,
     connections: cfg.connections,
+    threads: opts.threads,
     pipelining: cfg.pipelining,
     seconds,
     timeoutSeconds: opts.timeout ?? requestTimeoutSeconds(seconds),
@@ -329,6 +330,15 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     { ...load(cfg.duration), seconds: Math.min(cfg.duration, cfg.warmup || cfg.duration) },
     opts.generator,
   );
+  if (opts.threads !== undefined) {
+    if (generator !== "wrk")
+      throw badOption("runLoad", `threads: ${opts.threads} sets wrk's -t; ${generator} runs on one`);
+    if (!(Number.isInteger(opts.threads) && opts.threads >= 1 && opts.threads <= cfg.connections))
+      throw badOption(
+        "runLoad",
+        `threads must be a whole number from 1 to the connections (${cfg.connections}), got ${opts.threads}`,
+      );
+  }
   const label = opts.label ?? `${app ? app.name : target.host} ${target.pathname}`;
   const allowed = new Set(opts.allowStatuses ?? []);
   await preflight(url, cfg.method, opts, allowed, app);
