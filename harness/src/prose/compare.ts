@@ -151,7 +151,8 @@ export function compared(e: RatioEvidence, words: ComparisonWords = { more: "fas
     one: `${words.a && words.b ? `${words.a} over ${words.b}: ` : ""}${evidence}: no interval, so no verdict`,
     few: `${words.a && words.b ? `${words.a} over ${words.b}: ` : ""}${evidence}: too few ${of} for a verdict`,
   };
-  const num = (v: number) => Number(v.toPrecision(6));
+  // A bound there is none of (one value: no interval) reads "none", never NaN, in what the reader sees.
+  const num = (v: number) => (Number.isNaN(v) ? "none" : Number(v.toPrecision(6)));
   const marker = `<!--wb:comparison kind=${kind} median=${num(m)} low=${num(low)} high=${num(high)} n=${n} noise=${noise} level=${level === null ? "none" : num(level)}-->`;
   return { kind, median: m, low, high, level, n, noise, evidence, words: said[kind], text: `${marker}${said[kind]}` };
 }
