@@ -1,14 +1,15 @@
 'use strict'
 // A study's command beside the one that ran (harness/src/published/as-published.ts): every command of the
 // five studies read as its tool reads it, every difference said (the route first: notebook 03 once printed
-// the Swift study's `.../blog` beside a run of `/random` and called nothing different), and the 2022
-// table's own inconsistencies.
+// the Swift study's `.../blog` beside a run of `/random` and called nothing different), the plan of
+// `make as-published` against each study's own flags, and the 2022 table's own inconsistencies.
 const { test } = require('node:test')
 const { published } = require('@workbook/harness')
 const { internal } = require('./helpers')
 const nb03 = require('../../notebooks/03-frameworks.ts')
 
 const { parseLoad, loadDifferences, ranLoad, readAsPublished } = internal('published/as-published')
+const { asPublishedPlan } = internal('published/as-published-plan')
 
 /** The fields of a LoadResult that the differences and the table read. */
 const ran = ({ tool = 'wrk', path = '/hello', method = 'GET', connections = 10, threads = 1, seconds = 1 } = {}) => ({
@@ -233,6 +234,61 @@ test('the table shows the full-length record where one has run the key, and says
   t.assert.match(full, /not in this run \| Node version: here 26\.10\.0, in the study 12\.7\.0/)
   t.assert.match(full, /\| not in the record \|/)
   t.assert.strictEqual(readAsPublished('/nonexistent/as-published.json'), null)
+})
+
+test("make as-published runs every study's command at its own connections, threads and length", (t) => {
+  const plan = asPublishedPlan()
+  t.assert.strictEqual(new Set(plan.map((r) => r.key)).size, plan.length, 'keys are unique')
+  t.assert.deepStrictEqual(
+    [...new Set(plan.map((r) => r.key.split('/')[0]))],
+    ['etag', 'frameworks2022', 'osgood', 'swiftNode', 'elysiaEncore'],
+  )
+  for (const r of plan) {
+    const p = parseLoad(r.published.command)
+    t.assert.strictEqual(r.connections, p.connections, r.key)
+    t.assert.strictEqual(r.seconds, p.seconds, r.key)
+    if (p.tool === 'wrk') t.assert.strictEqual(r.threads, p.threads, `${r.key}: wrk's -t as the study set it`)
+    else t.assert.strictEqual(r.threads, undefined, r.key)
+    t.assert.strictEqual(r.generator, p.tool === 'autocannon' ? 'autocannon' : 'wrk', `${r.key}: wrk for oha`)
+    if (p.path !== null && p.path !== '/') {
+      const mapped = published.swiftNode.routes.find((x) => x.path === p.path)?.herePath
+      const elysia = r.key === 'elysiaEncore/schema defined route'
+      if (!elysia)
+        t.assert.strictEqual(r.path, mapped ?? p.path, `${r.key}: the study's route, or the one that answers the same`)
+    }
+  }
+  // the studies' own lengths: 10 s, 5 min, 60 s, 10 and 1 min, 10 s (five runs, the best kept)
+  const seconds = (prefix) => plan.filter((r) => r.key.startsWith(prefix)).map((r) => r.seconds * r.repeats)
+  t.assert.deepStrictEqual(seconds('etag'), [10, 10, 10])
+  t.assert.deepStrictEqual(seconds('frameworks2022'), [300, 300, 300, 300, 300])
+  t.assert.deepStrictEqual(seconds('osgood'), [60])
+  t.assert.deepStrictEqual(seconds('swiftNode'), [600, 600, 60, 60, 60, 60])
+  t.assert.deepStrictEqual(seconds('elysiaEncore'), [50, 50, 50])
+  // the notebooks' rows look up these keys
+  const nb2022 = nb03
+    .asPublished2022(
+      () => null,
+      () => '1',
+    )
+    .map((r) => r.key)
+  t.assert.deepStrictEqual(
+    nb2022,
+    plan.filter((r) => r.key.startsWith('frameworks2022')).map((r) => r.key),
+  )
+  const swift = nb03
+    .swiftRows(
+      ['/blog', '/random'].flatMap((p) =>
+        [20, 10, 100].map((c) => ({ app: 'express', title: 'Express', path: p, connections: c, ran: null })),
+      ),
+    )
+    .map((r) => r.key)
+  t.assert.deepStrictEqual(
+    swift.sort(),
+    plan
+      .filter((r) => r.key.startsWith('swiftNode'))
+      .map((r) => r.key)
+      .sort(),
+  )
 })
 
 test("the 2022 table's own inconsistencies: the cells that repeat another row's wrk output", (t) => {
