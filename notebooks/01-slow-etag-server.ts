@@ -3,6 +3,11 @@ import fs from "node:fs";
 import path from "node:path";
 import * as wb from "@workbook/harness";
 
+// The figures "Keeping Node.js Fast" (Smashing Magazine, 2018) published for its slow restify etag server.
+type EtagStep = wb.EtagStep;
+type EtagPublishedRow = wb.EtagPublishedRow;
+const publishedEtag = wb.published.etag;
+
 /** How many lines of app file `edited` differ from app file `from` (a line-for-line edit), of how many. */
 export function changedLines(from: string, edited: string): { changed: number; of: number } {
   const apps = path.join(wb.repoRoot, "apps");
@@ -99,116 +104,8 @@ export function targetRows(reached: { times: number; reqPerSec: number }): Recor
   });
 }
 
-// The figures "Keeping Node.js Fast" (Smashing Magazine, 2018) published for its slow restify
-// etag server, quoted (not measured here) so that notebook 01 can set its own ratios beside them.
-// Absolute req/s from a 2018 laptop on Node 8 cannot be compared with ours; the ratios between
-// steps can, when the steps were measured alike.
-
-export type EtagStep = "slow" | "fixed" | "optimised";
-
-export interface EtagPublishedRow {
-  step: EtagStep;
-  /** As the article describes the step. */
-  label: string;
-  /** autocannon connections of the published run. */
-  connections: number;
-  reqPerSec: number;
-  meanLatencyMs: number;
-}
-
-/** One target of the article's cost argument: a gain over the starting point, or a rate to reach. */
-export interface EtagTarget {
-  /** "times": `value` times the starting req/s; "reqPerSec": `value` req/s. */
-  kind: "times" | "reqPerSec";
-  value: number;
-  /** As the article puts it. */
-  text: string;
-}
-
-/** What clinic doctor counted in the article's run, and what each handle was. */
-export interface EtagHandles {
-  activeHandles: number;
-  /** The parts that add up to `activeHandles`. */
-  parts: { what: string; count: number }[];
-  /** Why doctor's CPU read above 100 %. */
-  cpuNote: string;
-}
-
-export interface EtagPublished {
-  source: string;
-  url: string;
-  runtime: string;
-  /** The machine, as far as the article names it. */
-  machine: string;
-  /** Where autocannon ran, as the article states it. */
-  generatorRan: string;
-  /** How each figure was taken. */
-  method: string;
-  /** Seconds of the one measured autocannon run behind each figure, and of warm-up before it. */
-  runSeconds: number;
-  warmupSeconds: number;
-  rows: readonly EtagPublishedRow[];
-  /** The article's argument from cost: find the work that gives most of the gain, and set a target first. */
-  cost: { rule: string; targets: EtagTarget[] };
-  /** Fastify over restify on the article's setup: "about 17 % faster". */
-  fastifyOverRestify: number;
-  /** The logger the article recommends. */
-  logger: string;
-  /** clinic doctor's count of active handles on the slow server, under 100 connections. */
-  doctor: EtagHandles;
-}
-
-/**
- * The figures "Keeping Node.js Fast" (Smashing Magazine, 2018) published for its slow restify etag
- * server, so that notebook 01 can set its own ratios beside them: each row a step ("slow", "fixed",
- * "optimised") with its connections, req/s and mean latency; `cost`, the article's argument from cost
- * (the targets set before optimising: 10x, 4,000 req/s, 2x); `fastifyOverRestify` its measured 1.17;
- * `logger` the one it recommends (pino); `doctor` clinic doctor's count of active handles on the slow
- * server (103: 100 connections, stdout, stderr, the server). Absolute req/s from a 2018 laptop on
- * Node 8 cannot be compared with ours; the ratios between steps can, when measured alike.
- */
-export const publishedEtag: EtagPublished = {
-  source:
-    '"Keeping Node.js Fast: Tools, Techniques, And Tips For Making High-Performance Node.js Servers", Smashing Magazine, 2018',
-  url: "https://www.smashingmagazine.com/2018/06/nodejs-tools-techniques-performance-servers/",
-  runtime: "Node 8, restify 7.1",
-  machine: "a 2018 laptop",
-  generatorRan: "not stated",
-  method: "one 10 s autocannon run per step, no warm-up, no repeats",
-  runSeconds: 10,
-  warmupSeconds: 0,
-  rows: [
-    { step: "slow", label: "slow (buggy)", connections: 100, reqPerSec: 23.1, meanLatencyMs: 3086.81 },
-    { step: "fixed", label: "fixed guard", connections: 100, reqPerSec: 5011.11, meanLatencyMs: 19.47 },
-    {
-      step: "optimised",
-      label: "optimised (string JSON, etag from content, url as key)",
-      connections: 10,
-      reqPerSec: 8330.91,
-      meanLatencyMs: 0.64,
-    },
-  ],
-  cost: {
-    rule: "find the 20 % of the work that gives 80 % of the gain",
-    targets: [
-      { kind: "times", value: 10, text: "10x" },
-      { kind: "reqPerSec", value: 4_000, text: "4,000 req/s" },
-      { kind: "times", value: 2, text: "2x when the servers cost twice the budget" },
-    ],
-  },
-  fastifyOverRestify: 1.17,
-  logger: "pino",
-  doctor: {
-    activeHandles: 103,
-    parts: [
-      { what: "connections", count: 100 },
-      { what: "stdout", count: 1 },
-      { what: "stderr", count: 1 },
-      { what: "the server", count: 1 },
-    ],
-    cpuNote: "V8's garbage-collection threads, which run beside the main thread",
-  },
-};
+// What only this notebook does with the article's figures (wb.published.etag: the article's rows, its
+// cost argument, its timer and its claims; notebook 03 reads its Fastify-over-restify figure too).
 
 export function publishedEtagRow(step: EtagStep): EtagPublishedRow {
   const row = publishedEtag.rows.find((r) => r.step === step);
@@ -252,6 +149,82 @@ export type EtagInFlight = EtagPublishedRow & wb.InFlight;
  */
 export function publishedEtagInFlight(): EtagInFlight[] {
   return publishedEtag.rows.map((r) => ({ ...r, ...wb.littlesLaw({ ...r, name: r.step }) }));
+}
+
+/** One loop size of the timer experiment, with what the article's arithmetic and the loop's own rule predict. */
+export interface TimerRuleRow {
+  loopSize: number;
+  /** How long the loop held the thread, and when the timer fired (medians of the trials), ms. */
+  blockedMs: number;
+  firedMs: number;
+  /** The article's arithmetic: the delay, then the loop (delay + loop). */
+  sumMs: number;
+  /** The loop's rule: the timer is due at its delay and fires when the loop lets go (the longer of the two). */
+  maxMs: number;
+  /** Which of the two the measured time lies nearer. */
+  nearer: "sum" | "max";
+}
+
+/**
+ * Each row of `wb.timerDrift` beside both predictions: the article's (the delay plus the loop: it reasons
+ * that a 100 ms loop makes a 100 ms timer fire at 200 ms) and max(delay, loop), the timer's countdown
+ * running during the loop; `nearer` says which the measured time lies nearer.
+ */
+export function timerRules(
+  drift: readonly { loopSize: number; scheduledMs: number; blockedMs: number; actualMs: number }[],
+): TimerRuleRow[] {
+  return drift.map((r) => {
+    const sumMs = r.scheduledMs + r.blockedMs;
+    const maxMs = Math.max(r.scheduledMs, r.blockedMs);
+    const nearer = Math.abs(r.actualMs - maxMs) <= Math.abs(r.actualMs - sumMs) ? "max" : "sum";
+    return { loopSize: r.loopSize, blockedMs: r.blockedMs, firedMs: r.actualMs, sumMs, maxMs, nearer };
+  });
+}
+
+/**
+ * The article's timer arithmetic against this run's: what it says (150-250 ms, reasoned as delay + loop),
+ * which rule the measured times lie nearer, and why the sum overcounts (the timer's delay runs while
+ * the loop does); also what the article's own range says of its loop under either rule.
+ */
+export function timerRulesText(rows: readonly TimerRuleRow[]): string {
+  const T = publishedEtag.timer;
+  const nearMax = rows.filter((r) => r.nearer === "max").length;
+  const longest = rows.reduce((a, r) => (r.blockedMs > a.blockedMs ? r : a));
+  const [lo, hi] = T.rangeMs;
+  return (
+    `The article says the ${T.delayMs} ms timer fires after ${lo}-${hi} ms, and reasons that a ` +
+    `${T.reasoned.loopMs} ms loop makes it ${T.reasoned.firesAtMs} ms: the delay, then the loop. This run's times ` +
+    `lie nearer the longer of the two in ${nearMax} of ${rows.length} loop sizes; with the longest loop ` +
+    `(${wb.fmt(longest.blockedMs)} ms) the timer fired after ${wb.fmt(longest.firedMs)} ms, where the sum ` +
+    `gives ${wb.fmt(longest.sumMs)} ms and the longer ${wb.fmt(longest.maxMs)} ms. The timer's ${T.delayMs} ms ` +
+    "count from the `setTimeout` call and run while the loop holds the thread, so the two overlap: the timer is " +
+    "due at its delay, and fires as soon as the loop lets go. The article's own range fits either rule: a " +
+    `loop of ${lo}-${hi} ms by the longer, of ${lo - T.delayMs}-${hi - T.delayMs} ms by the sum; it does not say ` +
+    "how long its loop took."
+  );
+}
+
+/**
+ * The article's yardstick (a Hello World server serves about 30,000 req/s on its machine, against its
+ * slow server's 23.1) beside this run's: each as req/s, and the Hello World's over the slow server's.
+ */
+export function helloRows(hello: number, slow: number): Record<string, string | number>[] {
+  const pub = publishedEtag;
+  const slowPub = publishedEtagRow("slow").reqPerSec;
+  return [
+    {
+      "": "the article",
+      "Hello World req/s": pub.helloWorldReqPerSec,
+      "slow server req/s": slowPub,
+      "Hello World over slow": wb.times(pub.helloWorldReqPerSec / slowPub),
+    },
+    {
+      "": "this run",
+      "Hello World req/s": hello,
+      "slow server req/s": slow,
+      "Hello World over slow": wb.times(hello / slow),
+    },
+  ];
 }
 
 /**
@@ -514,7 +487,7 @@ export function inFlightText(rows: readonly EtagInFlight[]): string {
     `The ${low.name} row is furthest from its connections: ${low.connections} connections answered in ` +
     `${wb.fmt(low.meanLatencyMs)} ms each would make ${wb.fmt(Math.round(implied))} req/s, and the article measured ` +
     `${wb.fmt(low.reqPerSec)}. For ${wb.pct(1 - low.busyShare)} of the time a connection was not waiting on the server: ` +
-    "something else set that row's pace, most likely the generator sharing the laptop."
+    "something else set that row's pace, most likely the generator, which shared the article's machine with the server."
   );
 }
 

@@ -60,6 +60,86 @@ export function wrkMetric(n: number): string {
 /** Little's law's mean latency, ms: `connections` always waiting, answered `reqPerSec` times a second. */
 export const littleMs = (connections: number, reqPerSec: number): number => (1000 * connections) / reqPerSec;
 
+// The Osgood post's claims, read from its own rows and measured on Node's side (tests/unit/osgood-claims.test.js).
+
+type OsgoodRow = wb.PublishedHelloRow;
+const osgoodRow = (label: string): OsgoodRow => wb.published.osgood.rows.find((r) => r.label === label)!;
+
+/** What the post's own rows say of its claims: 0.2 over 0.1 in req/s and in latency's stdev, and 0.2.1's mean and max against Node's. */
+export function osgoodFigures(): { gain: number; stdevFell: number; meanOfNode: number; maxOfNode: number } {
+  const [v01, v02, node] = ["Osgood 0.1", "Osgood 0.2", "Node 12.7"].map(osgoodRow);
+  return {
+    gain: v02.reqPerSec / v01.reqPerSec,
+    stdevFell: v01.latency.stdevMs / v02.latency.stdevMs,
+    meanOfNode: v02.latency.meanMs / node.latency.meanMs,
+    maxOfNode: v02.latency.maxMs / node.latency.maxMs,
+  };
+}
+
+/** The post's claims set against its own rows, in words: each figure computed, none typed. */
+export function osgoodFiguresText(): string {
+  const f = osgoodFigures();
+  const [v01, v02, node] = ["Osgood 0.1", "Osgood 0.2", "Node 12.7"].map(osgoodRow);
+  return (
+    `From its rows: 0.2.1 served ${wb.times(f.gain)} the req/s of 0.1.0 (the post says 3.0x); its latency's ` +
+    `standard deviation fell from ${wrkTime(v01.latency.stdevMs)} to ${wrkTime(v02.latency.stdevMs)}, ` +
+    `${wb.times(f.stdevFell)} (the post: an order of magnitude); its mean was ${wb.times(f.meanOfNode)} ` +
+    `Node's (${wrkTime(v02.latency.meanMs)} against ${wrkTime(node.latency.meanMs)}), its maximum ` +
+    `${wb.times(f.maxOfNode)} Node's (${wrkTime(v02.latency.maxMs)} against ${wrkTime(node.latency.maxMs)}).`
+  );
+}
+
+/**
+ * The post's reading of 0.2.1's higher maximum (room to tune garbage collection) against a GC trace of
+ * Node's side: node:http under the post's 10 connections, its wrk maximum beside the longest GC pause the
+ * server's probe saw in the same load (the pauses `--trace-gc` prints). A pause holds every waiting
+ * answer for its length, so it can account for at most its own length of the maximum.
+ */
+export function gcMaxText(watch: wb.MemoryWatch): string {
+  const max = watch.load.latencyMs.max;
+  const { longestMs, totalMs, share } = watch.gc;
+  const pauses = Math.round(watch.rows.reduce((a, r) => a + r.gcCount, 0));
+  const head =
+    `Here, node:http at ${watch.load.connections} connections: wrk's maximum ${wb.fmt(max)} ms, its mean ` +
+    `${wb.fmt(watch.load.latencyMs.mean)} ms. In the same load the server paused ${wb.fmt(pauses)} times for ` +
+    `garbage collection, ${wb.fmt(totalMs)} ms in all (${wb.pct(share, 1)} of the time)`;
+  if (pauses === 0) return `${head}: no pause, so none of the maximum was a collection's.`;
+  return (
+    `${head}, the longest ${wb.fmt(longestMs)} ms: at most ${wb.pct(Math.min(1, longestMs / max))} of the ` +
+    "maximum was a collection's pause; the rest of it waited on something else (the machine's scheduling, " +
+    "the loop's other work, or wrk's correction after a slow answer)."
+  );
+}
+
+/** The Osgood post's command beside the run here of node:http, the post's Node row's stand-in. */
+export function osgoodAsPublished(hello: wb.LoadResult): wb.AsPublishedRow {
+  const O = wb.published.osgood;
+  const wrk = /^wrk (\S+)/.exec(hello.fingerprint.generator)?.[1];
+  return {
+    key: "osgood/node-http",
+    study: `${O.title}, its Node row`,
+    published: O.load,
+    ran: hello,
+    versions: { Node: process.versions.node, ...(wrk ? { wrk: wrk } : {}) },
+    also: [
+      "the server: here notebook 03's node:http Hello World, in the post its own (its repository's benchmarks/ folder)",
+    ],
+  };
+}
+
+/**
+ * Node's side of the post's concurrency claim: node:http's req/s at each connection count over the one
+ * before, round by round, in the words the rounds allow (`wb.advantageText`).
+ */
+export function sweepText(runs: ReadonlyMap<string, wb.InterleavedRun>, levels: readonly number[]): string {
+  const at = (c: number) => runs.get(`c${c}`)!.rounds;
+  const conns = (c: number) => `${wb.fmt(c)} connection${c === 1 ? "" : "s"}`;
+  return levels
+    .slice(1)
+    .map((c, i) => `- ${wb.advantageText(conns(c), conns(levels[i]), wb.advantage(at(c), at(levels[i])))}`)
+    .join("\n");
+}
+
 /** One load's mean latency beside Little's law's, from the generator's own figures. */
 export interface MeanReading {
   label: string;

@@ -100,12 +100,14 @@ function startSampling(interval, send) {
   delay.enable()
   let gcCount = 0
   let gcMs = 0
+  let gcMaxMs = 0
   const gcByKind = {}
   const kinds = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' }
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       gcCount++
       gcMs += e.duration
+      gcMaxMs = Math.max(gcMaxMs, e.duration)
       const kind = kinds[e.detail?.kind] || 'other'
       gcByKind[kind] = (gcByKind[kind] || 0) + e.duration
     }
@@ -143,11 +145,13 @@ function startSampling(interval, send) {
       delayMaxMs: ms(delay.max),
       gcCount,
       gcMs,
+      gcMaxMs,
       gcByKind: { ...gcByKind },
     })
     delay.reset()
     gcCount = 0
     gcMs = 0
+    gcMaxMs = 0
     for (const k of Object.keys(gcByKind)) delete gcByKind[k]
     elu = eluNow
     cpu = cpuNow

@@ -83,10 +83,15 @@ export type { ScriptOptions, ScriptRun } from "./experiments/script";
 export { timerDrift } from "./experiments/timer-drift";
 
 // published/: figures quoted from articles and benchmarks, never measured, that two notebooks read
+export type { AsPublishedRow, LoadDifference } from "./published/as-published";
+export type { EtagPublished, EtagPublishedRow, EtagStep, EtagTarget } from "./published/etag";
 export type { PublishedValidationRow, PublishedValidationTable } from "./published/frameworks";
+export type { PublishedRow, PublishedTable, Row2022, Table2022 } from "./published/frameworks2022";
 export { littlesLaw } from "./published/little";
 export type { InFlight } from "./published/little";
+export type { PublishedHelloRow, PublishedHelloTable } from "./published/osgood";
 export { published } from "./published/studies";
+export type { StudyClaim, StudyLoad } from "./published/study";
 
 // prose/: sentences and tables that depend on the run, predictions, the code under test, checks
 export { checklist } from "./prose/checks";

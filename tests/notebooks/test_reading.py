@@ -229,6 +229,7 @@ def comparison_problems(cells) -> list[str]:
                 where = f"cell {cell.id}: …{words[:160]}…"
                 if marker:
                     kind, median, low, high, n, noise, level = marker.groups()
+                    # "none": a bound there is none of (one value: no interval)
                     median, low, high, noise = (float("nan") if v == "none" else float(v) for v in (median, low, high, noise))
                     if ratio_kind(median, low, high, int(n), noise, None if level == "none" else float(level)) != kind:
                         found.append(f"{where} marked {kind}, but its numbers say otherwise")
@@ -364,6 +365,11 @@ def test_a_comparison_that_claims_more_or_less_than_its_interval_fails():
              "median=1.02 low=0.99 high=1.05 n=7 noise=0.02 level=0.95-->no difference between node:http and Polka this run could "
              "see: 1.02x (median of 7 rounds, 95 % interval 0.99x–1.05x).")
     assert comparison_problems(nb(("x", [items]))) == []
+    # one value: no interval, its bounds "none" (a NaN would be printed to the reader)
+    one = "<!--wb:comparison kind=one median=1.2 low=none high=none n=1 noise=0.02 level=none-->a over b: 1.20x from one round: no interval, so no verdict"
+    assert comparison_problems(nb(("x", [one]))) == [] and text_problems(nb(("x", [one]))) == []
+    assert len(comparison_problems(nb(("x", [one.replace("kind=one", "kind=more")])))) == 1
+    assert len(text_problems(nb(("x", [one.replace("low=none", "low=NaN")])))) == 1
 
 
 def test_an_absolute_path_or_a_bare_node_in_an_output_fails():

@@ -369,6 +369,19 @@ test('the sharing check fails on the wrong input: the internal entry, a name one
   ])
 })
 
+test('the functions `published` carries beside the studies are shared too: each used by two notebooks, documented', (t) => {
+  const { published } = require('@workbook/harness')
+  const fns = Object.keys(published).filter((k) => typeof published[k] === 'function')
+  t.assert.deepStrictEqual(fns, ['beside', 'claimsTable'])
+  const units = unitCode()
+  const readme = fs.readFileSync(path.join(root, 'harness', 'README.md'), 'utf8')
+  for (const fn of fns) {
+    const by = [...units].filter(([, code]) => new RegExp(`\\bwb\\.published\\.${fn}\\(`).test(code)).map(([u]) => u)
+    t.assert.ok(by.length >= 2, `published.${fn} is used by ${by.join(', ') || 'none'}, not two`)
+    t.assert.ok(readme.includes(`\`published.${fn}\``), `published.${fn} is not in harness/README.md`)
+  }
+})
+
 test('a name is public or internal, not both', (t) => {
   const names = Object.keys(require('@workbook/harness'))
   const internalNames = Object.keys(require('@workbook/harness/internal'))

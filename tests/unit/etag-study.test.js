@@ -34,7 +34,7 @@ test('timerDrift: the timer waits for the work after it and for its own delay, r
 
 test("published etag ratios are computed from the article's rows: a ratio follows its rows, like for like or not", (t) => {
   const etag = nb01
-  const row = (step) => etag.publishedEtag.rows.find((r) => r.step === step)
+  const row = (step) => h.published.etag.rows.find((r) => r.step === step)
   const { fix, optimisation } = etag.publishedEtagRatios()
   t.assert.strictEqual(fix.ratio, row('fixed').reqPerSec / row('slow').reqPerSec)
   t.assert.strictEqual(optimisation.ratio, row('optimised').reqPerSec / row('fixed').reqPerSec)
@@ -60,7 +60,7 @@ test("Little's law on the article's rows: in flight = req/s x mean latency, and 
   const rows = etag.publishedEtagInFlight()
   t.assert.deepStrictEqual(
     rows.map((r) => r.step),
-    etag.publishedEtag.rows.map((r) => r.step),
+    h.published.etag.rows.map((r) => r.step),
   )
   for (const r of rows) {
     t.assert.ok(Math.abs(r.inFlight - (r.reqPerSec * r.meanLatencyMs) / 1000) < 1e-9, r.step)
@@ -255,15 +255,15 @@ test("Little's law on the 2022 table: its http row matches the connections that 
   const fw = { ...nb03, ...require('@workbook/harness') }
   const { littlesLaw } = h
   const { openConnectionsText } = nb03
-  const rows = fw.publishedInFlight(fw.published2022)
+  const rows = fw.publishedInFlight(fw.published.frameworks2022)
   // Only the rows that printed a mean latency are read: the http row, 39,006 req/s x 6.18 ms.
   t.assert.deepStrictEqual(
     rows.map((r) => r.name),
-    fw.published2022.rows.filter((r) => r.meanLatencyMs !== undefined).map((r) => r.label),
+    fw.published.frameworks2022.rows.filter((r) => r.meanLatencyMs !== undefined).map((r) => r.label),
   )
   t.assert.ok(Math.abs(rows[0].inFlight - 241.057) < 1e-3, String(rows[0].inFlight))
   t.assert.strictEqual(rows[0].connections, 500)
-  const text = openConnectionsText(fw.published2022, rows[0])
+  const text = openConnectionsText(fw.published.frameworks2022, rows[0])
   t.assert.match(
     text,
     /39,006 req\/s × 6\.18 ms = 241 requests in flight, 48 % of the 500 connections `wrk -t12 -c500 -d5m --latency`/,
@@ -271,14 +271,14 @@ test("Little's law on the 2022 table: its http row matches the connections that 
   t.assert.match(text, /251 connect errors a run: 249 connections were open, and 241 of them busy is 97 %/)
   t.assert.match(text, /measured at about 249 connections, not the 500/)
   // The other way round: in flight near the connections asked for, the errors do not explain the row.
-  const table = { ...fw.published2022, connectErrors: 400 }
+  const table = { ...fw.published.frameworks2022, connectErrors: 400 }
   const busy = littlesLaw({ name: 'x', label: 'x', connections: 500, reqPerSec: 80_000, meanLatencyMs: 6 })
   t.assert.match(
     openConnectionsText(table, busy),
     /nearer the 500 asked for than the 100 open: the errors do not explain the row/,
   )
   // No connect errors printed: the law alone.
-  const plain = openConnectionsText({ ...fw.published2022, connectErrors: undefined }, rows[0])
+  const plain = openConnectionsText({ ...fw.published.frameworks2022, connectErrors: undefined }, rows[0])
   t.assert.doesNotMatch(plain, /connect errors/)
   t.assert.match(plain, /= 241 requests in flight/)
   // fastify/benchmarks printed no latency: nothing to read.
@@ -319,4 +319,44 @@ test("frameSource reads the line an app frame starts on, and gives null for Node
   t.assert.strictEqual(nb01.frameSource(hot), "server.on('after', (req, res) => {")
   const update = flame.hot.find((h) => h.name === 'update')
   t.assert.strictEqual(nb01.frameSource(update), null)
+})
+
+test("timerRules sets each loop beside both rules: the article's delay + loop, and the longer of the two", (t) => {
+  const drift = [
+    { loopSize: 1e5, scheduledMs: 100, blockedMs: 1, actualMs: 101 },
+    { loopSize: 1e7, scheduledMs: 100, blockedMs: 60, actualMs: 100.4 },
+    { loopSize: 3e7, scheduledMs: 100, blockedMs: 180, actualMs: 181 },
+  ]
+  const rows = nb01.timerRules(drift)
+  t.assert.deepStrictEqual(
+    rows.map((r) => [r.sumMs, r.maxMs, r.nearer]),
+    [
+      [101, 100, 'sum'],
+      [160, 100, 'max'],
+      [280, 180, 'max'],
+    ],
+  )
+  const text = nb01.timerRulesText(rows)
+  t.assert.match(text, /after 150-250 ms, and reasons that a 100 ms loop makes it 200 ms/)
+  t.assert.match(text, /nearer the longer of the two in 2 of 3 loop sizes/)
+  t.assert.match(
+    text,
+    /with the longest loop \(180 ms\) the timer fired after 181 ms, where the sum gives 280 ms and the longer 180 ms/,
+  )
+  // its own range read by each rule: a loop of 150-250 ms by the longer, 50-150 ms by the sum
+  t.assert.match(text, /a loop of 150-250 ms by the longer, of 50-150 ms by the sum/)
+  // a timer that waited for the sum would be read so
+  const summed = nb01.timerRules([{ loopSize: 1, scheduledMs: 100, blockedMs: 100, actualMs: 199 }])
+  t.assert.strictEqual(summed[0].nearer, 'sum')
+})
+
+test("helloRows sets the article's yardstick beside this run's: Hello World over the slow server", (t) => {
+  const rows = nb01.helloRows(30_000, 60)
+  t.assert.deepStrictEqual(rows[0], {
+    '': 'the article',
+    'Hello World req/s': 30_000,
+    'slow server req/s': 23.1,
+    'Hello World over slow': '1,299x',
+  })
+  t.assert.strictEqual(rows[1]['Hello World over slow'], '500x')
 })

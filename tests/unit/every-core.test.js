@@ -288,7 +288,7 @@ test("publishedSwiftNode: the study's routes map to the workbook's, every Swift 
   )
   t.assert.match(study.routes[1].here, /GET \/random/)
   t.assert.deepStrictEqual(
-    study.loads.map((l) => l.connections),
+    study.tests.find((x) => x.kind === 'memory').loads.map((l) => l.connections),
     [10, 100],
   )
   const swift = study.servers.filter((s) => s.language === 'Swift')

@@ -182,3 +182,40 @@ test("a command line writes the workbook's own paths from where it runs: never t
   t.assert.strictEqual(gen.fromWorkbookText(`at f (${root}/apps/a/util.js:3:1)`), 'at f (apps/a/util.js:3:1)')
   t.assert.doesNotMatch(gen.shellLine(argv), new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
 })
+
+test("a load's own wrk threads: -t as asked, and saturation judged on the CPUs they can use, not per thread", (t) => {
+  const load = {
+    url: 'http://127.0.0.1:8080/',
+    method: 'GET',
+    connections: 500,
+    pipelining: 1,
+    seconds: 300,
+    timeoutSeconds: 301,
+  }
+  // the 2022 study's -t 12: twelve threads asked, at most the generator's CPUs running at once
+  const asked = gen.wrkCommand({ ...load, threads: 12 }, false, false)
+  t.assert.match(gen.shellLine(asked.argv), /^wrk -t12 -c500 -d300s /)
+  t.assert.strictEqual(asked.threads, 12)
+  t.assert.strictEqual(asked.parallel, gen.wrkParallel(12))
+  t.assert.ok(asked.parallel >= 1 && asked.parallel <= 12, String(asked.parallel))
+  // unset: one per CPU the generator is given, at most one per connection, as before
+  const plain = gen.wrkCommand(load, false, false)
+  t.assert.strictEqual(plain.threads, gen.wrkThreads(500))
+  t.assert.strictEqual(plain.parallel, plain.threads)
+  t.assert.strictEqual(gen.wrkThreads(1), 1)
+})
+
+test('runLoad refuses threads that wrk cannot have, or that autocannon would ignore, before any request', async (t) => {
+  const target = 'http://127.0.0.1:9/'
+  await t.assert.rejects(
+    h.runLoad({ target, generator: 'autocannon', threads: 2 }),
+    /sets wrk's -t; autocannon runs on one/,
+  )
+  if (wrkVersion()) {
+    await t.assert.rejects(
+      h.runLoad({ target, generator: 'wrk', connections: 2, threads: 4 }),
+      /from 1 to the connections \(2\)/,
+    )
+    await t.assert.rejects(h.runLoad({ target, generator: 'wrk', threads: 1.5 }), /whole number/)
+  }
+})

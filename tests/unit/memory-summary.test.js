@@ -35,7 +35,7 @@ test('gcSummary: GC time per request does not grow with the load, where its shar
 
 test('gcSummary with no wall time gives zeros; with no answers, no figure per answer (NaN, shown as n/a)', (t) => {
   const none = gcSummary(0, 0, 0, 0)
-  t.assert.deepStrictEqual(none, { share: 0, perSecond: 0, totalMs: 0, perRequestUs: NaN })
+  t.assert.deepStrictEqual(none, { share: 0, perSecond: 0, totalMs: 0, longestMs: 0, perRequestUs: NaN })
   const noAnswers = gcSummary(30, 3, 1000, 0)
   t.assert.ok(near(noAnswers.share, 0.03))
   t.assert.ok(Number.isNaN(noAnswers.perRequestUs))

@@ -63,42 +63,6 @@ test('statsDir gives an empty folder under build/07-every-core, as a path from t
 
 const nb03 = require('../../notebooks/03-frameworks.ts')
 
-test("flagsOf reads a generator's own flags, not taskset's, in either spelling", (t) => {
-  t.assert.deepStrictEqual(nb03.flagsOf('wrk -t12 -c500 -d5m --latency'), {
-    tool: 'wrk',
-    threads: 12,
-    connections: 500,
-    seconds: 300,
-  })
-  t.assert.deepStrictEqual(nb03.flagsOf('wrk -d 10m -t 4 -c 20 http://<server>:<port>/blog'), {
-    tool: 'wrk',
-    threads: 4,
-    connections: 20,
-    seconds: 600,
-  })
-  const ran =
-    'taskset -c 1 wrk -t1 -c100 -d3s --latency --timeout 10s -s harness/wrk/report.lua http://127.0.0.1:1/json'
-  t.assert.deepStrictEqual(nb03.flagsOf(ran), { tool: 'wrk', threads: 1, connections: 100, seconds: 3 })
-  t.assert.deepStrictEqual(nb03.flagsOf('oha -c 450 -z 10s'), {
-    tool: 'oha',
-    threads: null,
-    connections: 450,
-    seconds: 10,
-  })
-})
-
-test('differences names each flag that changed, and nothing where the commands agree', (t) => {
-  const ran = (command, durationSeconds) => ({ command, durationSeconds })
-  const d = nb03.differences('wrk -t12 -c500 -d5m --latency', ran('taskset -c 1 wrk -t1 -c500 -d3s --latency', 3))
-  t.assert.strictEqual(d.length, 2, d.join('; '))
-  t.assert.match(d[0], /^1 wrk thread, not 12/)
-  t.assert.match(d[1], /^3 s a run, not 300 s/)
-  t.assert.deepStrictEqual(nb03.differences('wrk -t1 -c20 -d3s', ran('wrk -t1 -c20 -d3s', 3)), [])
-  const oha = nb03.differences('oha -c 450 -z 10s', ran('wrk -t1 -c450 -d10s', 10))
-  t.assert.strictEqual(oha.length, 1, oha.join('; '))
-  t.assert.match(oha[0], /^wrk in place of oha/)
-})
-
 test("the body POSTed to /validate and the routes' sizes come from the apps' own payloads.js", (t) => {
   const payloads = require('../../apps/frameworks/lib/payloads.js')
   const body = JSON.parse(nb03.validateRequestBody())
@@ -109,4 +73,31 @@ test("the body POSTed to /validate and the routes' sizes come from the apps' own
   t.assert.strictEqual(sizes.hello, Buffer.byteLength(payloads.HELLO_TEXT))
   t.assert.strictEqual(sizes.json, Buffer.byteLength(JSON.stringify(payloads.helloObject())))
   t.assert.ok(sizes.blog > sizes.json, `a blog post (${sizes.blog} B) is bigger than /json's ${sizes.json} B`)
+})
+
+const nb05 = require('../../notebooks/05-micro-optimisations.ts')
+
+test("the Osgood post's claims read from its own rows: 3.07x, its stdev 45x smaller, its mean 0.44x and max 1.38x Node's", (t) => {
+  const f = nb05.osgoodFigures()
+  t.assert.deepStrictEqual(
+    [f.gain, f.stdevFell, f.meanOfNode, f.maxOfNode].map((x) => Number(x.toFixed(2))),
+    [3.07, 45.17, 0.44, 1.38],
+  )
+  const text = nb05.osgoodFiguresText()
+  t.assert.match(text, /0\.2\.1 served 3\.07x the req\/s of 0\.1\.0 \(the post says 3\.0x\)/)
+  t.assert.match(text, /fell from 9\.91ms to 219\.40us, 45\.2x/)
+  t.assert.match(text, /its maximum 1\.38x Node's \(15\.27ms against 11\.08ms\)/)
+})
+
+test('gcMaxText bounds the share of the maximum a GC pause explains, and says so when there was none', (t) => {
+  const watch = (longestMs, counts) => ({
+    load: { connections: 10, latencyMs: { max: 8, mean: 0.4 } },
+    gc: { longestMs, totalMs: 12, share: 0.004, perSecond: 1, perRequestUs: 1 },
+    rows: counts.map((gcCount) => ({ gcCount })),
+  })
+  const text = nb05.gcMaxText(watch(2, [3, 4]))
+  t.assert.match(text, /wrk's maximum 8 ms, its mean 0\.4 ms\. In the same load the server paused 7 times/)
+  t.assert.match(text, /the longest 2 ms: at most 25 % of the maximum was a collection's pause/)
+  t.assert.match(nb05.gcMaxText(watch(20, [1])), /at most 100 % of the maximum/)
+  t.assert.match(nb05.gcMaxText(watch(0, [0, 0])), /no pause, so none of the maximum was a collection's/)
 })

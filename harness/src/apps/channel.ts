@@ -49,9 +49,10 @@ export interface ProbeSample {
   delayP50Ms: number;
   delayP99Ms: number;
   delayMaxMs: number;
-  /** Garbage collections in the interval, their total pause, and the pause by kind (minor, major...). */
+  /** Garbage collections in the interval, their total pause, the longest one, and the pause by kind (minor, major...). */
   gcCount: number;
   gcMs: number;
+  gcMaxMs: number;
   gcByKind: Record<string, number>;
 }
 

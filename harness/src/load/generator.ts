@@ -15,6 +15,8 @@ export interface GeneratorLoad {
   url: string;
   method: string;
   connections: number;
+  /** wrk's threads, when a load sets them (wrkThreads otherwise). */
+  threads?: number;
   pipelining: number;
   seconds: number;
   timeoutSeconds: number;
@@ -46,9 +48,18 @@ export function generatorFor(load: GeneratorLoad, asked?: GeneratorName): Genera
 
 /** wrk's threads: one per CPU the generator is pinned to (else half the machine's), at most one per connection. */
 export function wrkThreads(connections: number): number {
+  return wrkParallel(connections);
+}
+
+/**
+ * How many of wrk's threads can run at once: its threads, at most the CPUs it is given (pinned, its
+ * own; else half the machine's). Saturation is judged per such thread: twelve threads on one CPU
+ * saturate it at 90 % of that CPU, not at 90 % each.
+ */
+export function wrkParallel(threads: number): number {
   const p = pinning();
   const cpus = p.enabled ? (cpuList(p.generator!)?.length ?? 1) : Math.floor(os.availableParallelism() / 2);
-  return Math.max(1, Math.min(connections, cpus));
+  return Math.max(1, Math.min(threads, cpus));
 }
 
 /** The generator's CPUs in front of a command, when pinned: ["taskset", "-c", "0"]. */
@@ -62,12 +73,12 @@ export function wrkCommand(
   load: GeneratorLoad,
   pinned: boolean,
   statuses: boolean,
-): { argv: string[]; env: Record<string, string>; threads: number } {
+): { argv: string[]; env: Record<string, string>; threads: number; parallel: number } {
   const env: Record<string, string> = {};
   if (load.method !== "GET") env.WORKBOOK_WRK_METHOD = load.method;
   if (load.body !== undefined) env.WORKBOOK_WRK_BODY = load.body;
   if (statuses) env.WORKBOOK_WRK_STATUSES = "1";
-  const threads = wrkThreads(load.connections);
+  const threads = load.threads ?? wrkThreads(load.connections);
   const argv = [
     ...generatorWrap(pinned),
     "wrk",
@@ -82,7 +93,7 @@ export function wrkCommand(
     path.relative(repoRoot, WRK_SCRIPT), // commands run from the workbook's folder
     load.url,
   ];
-  return { argv, env, threads };
+  return { argv, env, threads, parallel: wrkParallel(threads) };
 }
 
 /** The autocannon command line equivalent to a load the harness runs through autocannon's API. */

@@ -68,6 +68,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     url,
     method: cfg.method,
     connections: cfg.connections,
+    threads: opts.threads,
     pipelining: cfg.pipelining,
     seconds,
     timeoutSeconds: opts.timeout ?? requestTimeoutSeconds(seconds),
@@ -79,6 +80,15 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     { ...load(cfg.duration), seconds: Math.min(cfg.duration, cfg.warmup || cfg.duration) },
     opts.generator,
   );
+  if (opts.threads !== undefined) {
+    if (generator !== "wrk")
+      throw badOption("runLoad", `threads: ${opts.threads} sets wrk's -t; ${generator} runs on one`);
+    if (!(Number.isInteger(opts.threads) && opts.threads >= 1 && opts.threads <= cfg.connections))
+      throw badOption(
+        "runLoad",
+        `threads must be a whole number from 1 to the connections (${cfg.connections}), got ${opts.threads}`,
+      );
+  }
   const label = opts.label ?? `${app ? app.name : target.host} ${target.pathname}`;
   const allowed = new Set(opts.allowStatuses ?? []);
   await preflight(url, cfg.method, opts, allowed, app);

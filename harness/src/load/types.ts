@@ -15,6 +15,13 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   body?: string;
   connections?: number;
+  /**
+   * wrk's threads (`-t`), as a study's command sets them. OPTIONAL; default one per CPU the generator
+   * is pinned to (else half the machine's), at most one per connection. Threads beyond the generator's
+   * CPUs take turns on them: saturation is judged on the CPUs they can use. Throws `WB_BAD_OPTION`
+   * with autocannon (one thread) and above the connections (wrk gives each thread at least one).
+   */
+  threads?: number;
   pipelining?: number;
   /**
    * A cap on the total request rate (req/s), split over the connections (fewer connections when

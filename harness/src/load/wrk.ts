@@ -93,7 +93,8 @@ export interface WrkRun {
   /** wrk's CPU time over the run, ms: from /proc or the shell's `times` (load/wrk-cpu.ts); null where it cannot be read, never 0. */
   cpuMs: number | null;
   command: string;
-  threads: number;
+  /** Its threads that could run at once (its -t, at most the CPUs it was given): saturation is judged per each. */
+  parallel: number;
 }
 
 /**
@@ -106,7 +107,7 @@ export async function wrkRun(
   opts: { pinned: boolean; statuses: boolean; app: AppHandle | null },
   hooks: WrkRunHooks,
 ): Promise<WrkRun> {
-  const { argv, env, threads } = wrkCommand(load, opts.pinned, opts.statuses);
+  const { argv, env, parallel } = wrkCommand(load, opts.pinned, opts.statuses);
   const command = shellLine(argv, env);
   const probe = opts.app?.channel ?? null;
   const counting = probe ? await probe.request<{ served: number }>("count-start", {}, 5000).catch(() => null) : null;
@@ -162,7 +163,7 @@ export async function wrkRun(
   }
   const times = splitTimes(stdout);
   const { figures, report } = parseWrk(times.stdout);
-  return { figures, report, cpuMs: wrkCpuMs(figures.cpuTicks, times.cpuMs), command, threads };
+  return { figures, report, cpuMs: wrkCpuMs(figures.cpuTicks, times.cpuMs), command, parallel };
 }
 
 /**
@@ -214,6 +215,6 @@ export async function wrkPass(c: PassContext): Promise<Pass> {
     ],
     command: run.command,
     report: run.report,
-    threads: run.threads,
+    threads: run.parallel,
   };
 }

@@ -63,6 +63,8 @@ export interface GcSummary {
   perSecond: number;
   /** All the pauses together, ms. */
   totalMs: number;
+  /** The longest single pause, ms (the probe's PerformanceObserver, the pauses `--trace-gc` prints). */
+  longestMs: number;
   /** GC time per answered request, µs: the share of time in GC over the median req/s. Unlike the share,
    * it does not grow with the load: an app that allocates little per request stays low at any speed.
    * NaN when the load got no answer. */
@@ -91,12 +93,13 @@ export interface WatchOptions {
   start?: StartOptions;
 }
 
-export function gcSummary(gcMs: number, count: number, wallMs: number, reqPerSec: number): GcSummary {
+export function gcSummary(gcMs: number, count: number, wallMs: number, reqPerSec: number, longestMs = 0): GcSummary {
   const share = wallMs ? gcMs / wallMs : 0;
   return {
     share,
     perSecond: wallMs ? (count * 1000) / wallMs : 0,
     totalMs: gcMs,
+    longestMs,
     perRequestUs: reqPerSec > 0 ? (share * 1e6) / reqPerSec : NaN, // no answers: no figure per answer
   };
 }
@@ -133,6 +136,7 @@ export async function watchMemory(ref: AppRef, opts: WatchOptions): Promise<Memo
       const wall = samples.reduce((a, s) => a + s.intervalMs, 0);
       const gcMs = samples.reduce((a, s) => a + s.gcMs, 0);
       const gcCount = samples.reduce((a, s) => a + s.gcCount, 0);
+      const longest = Math.max(0, ...samples.map((s) => s.gcMaxMs ?? 0));
       const fit = slope(rows.map((r) => ({ x: r.t, y: r.heapUsedMB })));
       return {
         app: app.name,
@@ -140,7 +144,7 @@ export async function watchMemory(ref: AppRef, opts: WatchOptions): Promise<Memo
         rows,
         retained,
         heapSlope: { mbPerSecond: fit.slope, r2: fit.r2 },
-        gc: gcSummary(gcMs, gcCount, wall, load.reqPerSec.median),
+        gc: gcSummary(gcMs, gcCount, wall, load.reqPerSec.median, longest),
       };
     },
     { ...opts.start, sampleMs },
