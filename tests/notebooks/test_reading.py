@@ -129,6 +129,9 @@ def text_problems(cells) -> list[str]:
             prose = COMMENT.sub("", INLINE.sub("", FENCE.sub("", text)))  # what a learner reads: no HTML comment
             found += [f"cell {cell.id}: prints {m.group(0)!r}: …{prose[max(0, m.start() - 60):m.end() + 20]}…"
                       for m in UNKNOWN.finditer(prose)]
+            # a comparison's marker is read back by comparison_problems: an unknown there is a number lost
+            found += [f"cell {cell.id}: a comparison's marker holds {u!r}: {m.group(0)}"
+                      for m in MARKER.finditer(text) for u in UNKNOWN.findall(" ".join(m.groups()))]
             found += [f"cell {cell.id}: a temporary folder: …{text[max(0, m.start() - 60):m.end() + 40]}…"
                       for m in TEMP.finditer(text)]
             found += [f"cell {cell.id}: a range with equal ends: {m.group(0)!r}" for m in SAME_ENDS.finditer(prose)]
