@@ -5,12 +5,15 @@
 // Elysia's five 10-s runs, compiled with bun build --compile as the post did). oha is not installed here:
 // wrk runs its loads, and the notebooks' tables say so. The record (notebooks/as-published.json, committed)
 // keeps each run with the date, the machine and how long it all took; notebooks 01, 03 and 05 show it
-// beside their quick runs. About 55 minutes on the 2-core development machine.
+// beside their quick runs. 53 minutes of load in all (--dry-run prints the plan and its length).
 //   node_modules/node/bin/node scripts/as-published.js [--only PREFIX] [--out FILE] [--dry-run]
 //     --only etag|frameworks2022|osgood|swiftNode|elysiaEncore (or a whole key): those runs alone,
 //       written to build/as-published/record.json unless --out says where
 //     --dry-run: the plan and how long it will take, nothing run
 //     --seconds N: every run N s, not the study's (to try the script; written to build/ unless --out)
+//     --merge: add these runs to the record at --out (default notebooks/as-published.json) rather than
+//       start a new one: each run keeps its own date, the times add up, and the record says how many of
+//       the plan's runs it holds (a record made one study at a time, on the same machine)
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     seconds: { type: 'string' },
     'dry-run': { type: 'boolean' },
+    merge: { type: 'boolean' },
   },
 })
 const capped = (r) => (values.seconds ? { ...r, seconds: Number(values.seconds) } : r)
@@ -39,7 +43,7 @@ if (plan.length === 0) {
 }
 const out =
   values.out ??
-  (values.only || values.seconds
+  ((values.only || values.seconds) && !values.merge
     ? path.join(wb.repoRoot, 'build', 'as-published', 'record.json')
     : internal.AS_PUBLISHED_FILE)
 const BUILD = path.join(wb.repoRoot, 'build', 'as-published')
@@ -116,18 +120,21 @@ async function main() {
   if (values['dry-run']) return
   const t0 = Date.now()
   const fp = internal.fingerprint()
-  const record = {
+  const fresh = {
     ranAt: new Date().toISOString(),
     machine: internal.thisMachine(),
     node: process.versions.node,
     generator: fp.generator.split(':')[0],
     pinning: fp.pinning,
     tookSeconds: 0,
+    planned: internal.asPublishedPlan().length,
     runs: {},
     skipped: {},
   }
+  const record = values.merge ? mergeInto(fresh) : fresh
+  const before = record.tookSeconds
   const write = () => {
-    record.tookSeconds = Math.round((Date.now() - t0) / 1000)
+    record.tookSeconds = before + Math.round((Date.now() - t0) / 1000)
     fs.mkdirSync(path.dirname(out), { recursive: true })
     fs.writeFileSync(out, `${JSON.stringify(record, null, 1)}\n`)
   }
@@ -136,13 +143,18 @@ async function main() {
     process.stdout.write(`[${i + 1}/${plan.length}] ${run.key}: ${run.seconds * run.repeats} s ... `)
     try {
       const load = await measure(run)
-      record.runs[run.key] = internal.asPublishedEntry(run.study, run.published, load)
+      record.runs[run.key] = {
+        ...internal.asPublishedEntry(run.study, run.published, load),
+        ranAt: new Date().toISOString(),
+      }
+      delete record.skipped[run.key]
       const e = record.runs[run.key]
       console.log(
         `${wb.fmt(e.reqPerSec)} req/s, mean ${wb.fmt(e.latencyMs.mean)} ms (${Math.round((Date.now() - started) / 1000)} s)`,
       )
     } catch (err) {
       record.skipped[run.key] = String(err.message ?? err).split('\n')[0]
+      delete record.runs[run.key]
       console.log(`not run: ${record.skipped[run.key]}`)
     }
     write() // after every run: a run stopped half-way keeps what it measured
@@ -150,6 +162,18 @@ async function main() {
   console.log(
     `done in ${minutes(record.tookSeconds)}: ${Object.keys(record.runs).length} runs recorded, ${Object.keys(record.skipped).length} not run`,
   )
+}
+
+/** The record at `out`, to which this run's runs are added: refused where it was made elsewhere or otherwise. */
+function mergeInto(fresh) {
+  const old = internal.readAsPublished(out)
+  if (!old) throw new Error(`--merge: no record to add to at ${path.relative(wb.repoRoot, out)}; run without --merge`)
+  for (const k of ['machine', 'node', 'generator', 'pinning'])
+    if (old[k] !== fresh[k])
+      throw new Error(
+        `--merge: the record's ${k} is "${old[k]}", this run's "${fresh[k]}": one record holds one setting; run the whole plan without --merge`,
+      )
+  return { ...old, planned: fresh.planned, skipped: { ...old.skipped } }
 }
 
 main().catch((e) => {

@@ -41,6 +41,6 @@ export type { V8CpuProfile, V8HeapProfile } from "./profiles/flame";
 export { cpuFlame, frameOf, heapFlame, sourceLines } from "./profiles/flame";
 // published/: the studies' commands run at their own length (make as-published)
 export type { AsPublishedEntry, AsPublishedRecord, ParsedLoad, RanLoad } from "./published/as-published";
-export { AS_PUBLISHED_FILE, asPublishedEntry, thisMachine } from "./published/as-published";
+export { AS_PUBLISHED_FILE, asPublishedEntry, readAsPublished, thisMachine } from "./published/as-published";
 export type { PlannedRun } from "./published/as-published-plan";
 export { asPublishedPlan } from "./published/as-published-plan";

@@ -230,7 +230,13 @@ test('the table shows the full-length record where one has run the key, and says
   }
   const full = published.beside([row, { ...row, ran: null }, { ...row, key: 'osgood/other' }], record)
   t.assert.match(full, /20,000 req\/s, mean 0\.5 ms, p99 1\.20 ms, 60 s/)
-  t.assert.match(full, /`make as-published` on 2026-12-06, on a CPU, 2 CPUs .*50 min for every study/)
+  t.assert.match(full, /`make as-published` on 2026-12-06, on a CPU, 2 CPUs .*\): 1 run, 50 min in all\./)
+  // made in parts: each run's own day, and how many of the plan's runs it holds
+  const later = { ...record.runs['osgood/node-http'], ranAt: '2026-12-07T01:00:00.000Z' }
+  const parts = published.beside([row], { ...record, planned: 18, runs: { ...record.runs, 'osgood/other': later } })
+  t.assert.match(parts, /on 2026-12-06 and 2026-12-07, on a CPU.*\): 2 runs of the 18 planned, 50 min in all\./)
+  const whole = published.beside([row], { ...record, planned: 2, runs: { ...record.runs, 'osgood/other': later } })
+  t.assert.match(whole, /\): all 2 runs, 50 min in all\./)
   t.assert.match(full, /not in this run \| Node version: here 26\.10\.0, in the study 12\.7\.0/)
   t.assert.match(full, /\| not in the record \|/)
   t.assert.strictEqual(readAsPublished('/nonexistent/as-published.json'), null)

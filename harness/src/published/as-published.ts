@@ -232,6 +232,8 @@ export function loadDifferences(study: StudyLoad, ran: RanLoad, ctx: DifferenceC
 export interface AsPublishedEntry {
   /** The study's title and what ran ("Osgood 0.1 -> 0.2 (2019), node:http"). */
   study: string;
+  /** OPTIONAL: when this run ran, where the record was made in parts (`--merge`); else the record's `ranAt`. */
+  ranAt?: string;
   /** The study's command, verbatim. */
   published: string;
   /** What ran, as RanLoad reads it. */
@@ -260,8 +262,10 @@ export interface AsPublishedRecord {
   node: string;
   generator: string;
   pinning: string;
-  /** How long the whole run took, s. */
+  /** How long the whole run took, s (made in parts: every part's time added). */
   tookSeconds: number;
+  /** OPTIONAL: how many runs the whole plan has, so a record made in parts says how many it holds. */
+  planned?: number;
   runs: Record<string, AsPublishedEntry>;
   /** The runs that could not run, each with why (Bun absent, an app that failed). */
   skipped?: Record<string, string>;
@@ -323,6 +327,23 @@ export interface AsPublishedRow {
   also?: string[];
 }
 
+/** The days a record's runs ran on: the record's own, and each part's where it was made in parts. */
+function recordDates(record: AsPublishedRecord): string {
+  const days = [record.ranAt, ...Object.values(record.runs).map((e) => e.ranAt ?? record.ranAt)].map((d) =>
+    d.slice(0, 10),
+  );
+  const unique = [...new Set(days)].sort();
+  return unique.length > 1 ? `${unique.slice(0, -1).join(", ")} and ${unique.at(-1)}` : unique[0];
+}
+
+/** How many runs the record holds, of how many the plan has where it says. */
+function recordedRuns(record: AsPublishedRecord): string {
+  const n = Object.keys(record.runs).length;
+  const runs = `${fmt(n)} run${n === 1 ? "" : "s"}`;
+  if (record.planned === undefined) return runs;
+  return n >= record.planned ? `all ${fmt(record.planned)} runs` : `${runs} of the ${fmt(record.planned)} planned`;
+}
+
 const fullLength = (e: AsPublishedEntry | undefined, skipped: string | undefined) => {
   if (!e) return skipped ? `not run: ${skipped}` : "not in the record";
   const best =
@@ -374,7 +395,7 @@ export function asPublished(rows: readonly AsPublishedRow[], record = readAsPubl
   const machines = [...new Set(rows.map((r) => r.published.machine))];
   const notes = [...new Set(rows.flatMap((r) => (r.published.note ? [r.published.note] : [])))];
   const when = record
-    ? `The full-length runs: \`make as-published\` on ${record.ranAt.slice(0, 10)}, on ${record.machine} (Node ${record.node}, ${record.generator}; ${record.pinning}), ${fmt(Math.round(record.tookSeconds / 60))} min for every study.`
+    ? `The full-length runs: \`make as-published\` on ${recordDates(record)}, on ${record.machine} (Node ${record.node}, ${record.generator}; ${record.pinning}): ${recordedRuns(record)}, ${fmt(Math.round(record.tookSeconds / 60))} min in all.`
     : "No full-length record yet: `make as-published` runs every study's command at its own length and records it.";
   return [
     table,
