@@ -56,7 +56,7 @@ help:
 	@echo "make calibrate-diagnosis [RUNS=10] [BUSY=1]   re-measure the diagnosis's lines on the servers of tests/fixtures/diagnose/"
 	@echo "make reference       the harness's API reference, from its doc comments, into build/reference/ (Markdown; make test builds it)"
 	@echo "make compare A=old.js B=new.js [ROUTE=/path] [SECONDS=60]   is B faster? the verdict with its interval (APP=server.js BASE=main: your changes against a commit; APP=... RUNTIMES=node24,node26; SAME=1: the noise floor; FAIL_IF_SLOWER=5 for CI)"
-	@echo "make as-published    run every study's commands at their own length on this machine (about 55 min; not part of make test) into notebooks/as-published.json"
+	@echo "make as-published    run every study's commands at their own length on this machine (AS_PUBLISHED_ARGS=--dry-run says how long; not part of make test) into notebooks/as-published.json"
 	@echo "make book            render every notebook, executed, into build/book/ (one HTML page each)"
 	@echo "make test-browser    open the book and JupyterLab in Chromium and check what a learner sees"
 	@echo "make clean           remove build/ and results/;  make distclean also removes .venv and node_modules"
