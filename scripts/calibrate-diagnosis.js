@@ -77,6 +77,15 @@ async function measure() {
           const d = await tools.diagnose(path.join(fixtures, c.file), {
             ...c.diagnose,
             route: c.route ?? c.diagnose?.route ?? '/',
+            // the case's method and body (a held-out set's PATCH is a PATCH), with its load's own options
+            ...((c.method && c.method !== 'GET') || c.body !== undefined
+              ? {
+                  load: {
+                    ...c.diagnose?.load,
+                    ...tool('diagnose/routes').loadOf({ route: c.route, method: c.method, body: c.body }),
+                  },
+                }
+              : {}),
             start: { env: c.env },
             live: false,
             report: false,

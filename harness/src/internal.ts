@@ -32,6 +32,7 @@ export { commonSlope, median, medianInterval, roundsToAgree, slope } from "./cor
 // exercises/: the check itself, in this process (scripts/check-exercise.js, tests)
 export { checkInProcess } from "./exercises/check";
 // load/: every number measured under load
+export { answeredNothing } from "./load/checks";
 export { pacedLoad } from "./load/paced";
 export { loadReport } from "./load/report";
 export { combineLoads, roundRatios } from "./load/rounds";

@@ -167,6 +167,14 @@ test('a server with a second listener is diagnosed on the port it was given in P
   t.assert.match(stdout ?? '', /^verdict: healthy/m, `${stdout}\n${stderr}`)
 })
 
+// A route slower than the warm-up is long (argon2's hash answered in 1.5 s under load) leaves the
+// warm-up with no answer: a slow server, diagnosed on the answers of the watched load, not a failed one.
+test('a route that answers in 2.5 s, longer than the warm-up, is diagnosed: waiting, not a failed load', async (t) => {
+  const file = path.join(root, 'tests', 'fixtures', 'apps', 'answers-late.js')
+  const d = await tools.diagnose(file, { ...SHORT, route: '/late' })
+  t.assert.strictEqual(d.verdict.id, 'waiting', explain(d))
+})
+
 test('a healthy server, diagnosed from the command line: healthy, the report written, the time it took', async (t) => {
   const run = promisify(execFile)
   const { stdout } = await run(process.execPath, ['scripts/diagnose.js', path.join(fixtures, 'healthy.js')], {

@@ -134,6 +134,17 @@ test('regexesOnLine finds every pattern a line may run: literals there, or those
       ['second', 'first'],
     ],
   )
+  // a minified line (a bundled package's module on one line) holds all of its code: not read for patterns
+  const minified = `if(/^x/.test(s))y();${'a=b+c;'.repeat(60)}`
+  t.assert.deepStrictEqual(regexesOnLine([minified], 1), [])
+  t.assert.deepStrictEqual(regexesOnLine([minified.slice(0, 120)], 1), ['^x'])
+})
+
+test('a long source line is printed cut, with its length', (t) => {
+  const { lineText } = tool('diagnose/places')
+  t.assert.strictEqual(lineText('res.end(x)'), 'res.end(x)')
+  const long = 'x'.repeat(5000)
+  t.assert.strictEqual(lineText(long), `${'x'.repeat(100)} … (a line of 5000 characters)`)
 })
 
 test("busyTime counts the self time of the lines that run a regular expression as the expression's, line by line", (t) => {

@@ -128,7 +128,7 @@ test('each path runs from the first frame of the code that asked to the leaf, wi
   ])
 })
 
-test("callerOf: the innermost frame of the app's or a package's code asks; Node's frames and the probe never do", (t) => {
+test("callerOf: the innermost frame of the app's or a package's code asks, the outermost of a run of packages; Node's frames and the probe never do", (t) => {
   const f = (name, file, category) => frame(name, file, 1, category)
   const stack = [
     f('formatList', 'node:internal/util/inspect', 'node'),
@@ -145,6 +145,24 @@ test("callerOf: the innermost frame of the app's or a package's code asks; Node'
   // a package called by the app: the package's, called by the app's handler
   const lib = [f('compile', 'node_modules/ajv/lib/core.js', 'dependency'), ...stack.slice(2)]
   t.assert.deepStrictEqual(callerOf(lib), { kind: 'dependency', owner: 0, head: 0, calledBy: 1, package: 'ajv' })
+  // a package another package called is the outer one's, up to the framework that called it: pug's
+  // lexer under pug's compile under express's render is pug's work, called by express
+  const template = [
+    f('callLexerFunction', 'node_modules/pug-lexer/index.js', 'dependency'),
+    f('compile', 'node_modules/pug/lib/index.js', 'dependency'),
+    f('readFileSync', 'node:fs', 'node'),
+    f('renderFile', 'node_modules/pug/lib/index.js', 'dependency'),
+    f('render', 'node_modules/express/lib/view.js', 'dependency'),
+    ...stack.slice(2),
+  ]
+  t.assert.deepStrictEqual(callerOf(template), { kind: 'dependency', owner: 0, head: 3, calledBy: 4, package: 'pug' })
+  // a framework's package under another framework stays its own (the router under express)
+  const routed = [
+    f('handle', 'node_modules/router/index.js', 'dependency'),
+    f('handle', 'node_modules/express/lib/application.js', 'dependency'),
+    stack[3],
+  ]
+  t.assert.deepStrictEqual(callerOf(routed), { kind: 'framework', owner: 0, head: 0, calledBy: 1, package: 'router' })
 })
 
 test("callLine names the function's one line that calls the callee, and nothing when it cannot tell", (t) => {

@@ -18,10 +18,16 @@ test('a routes file: a list or { routes }, each a path or a route with its metho
     fs.writeFileSync(f, typeof value === 'string' ? value : JSON.stringify(value))
     return f
   }
-  t.assert.deepStrictEqual(readRoutes(file('a.json', ['/a', { route: '/b', method: 'post', body: { x: 1 } }])), [
-    { route: '/a', method: 'GET' },
-    { route: '/b', method: 'POST', body: { x: 1 } },
-  ])
+  t.assert.deepStrictEqual(
+    readRoutes(
+      file('a.json', ['/a', { route: '/b', method: 'post', body: { x: 1 } }, { route: '/c', method: 'patch' }]),
+    ),
+    [
+      { route: '/a', method: 'GET' },
+      { route: '/b', method: 'POST', body: { x: 1 } },
+      { route: '/c', method: 'PATCH' },
+    ],
+  )
   t.assert.strictEqual(readRoutes(path.join(root, 'notebooks', 'shop', 'routes.json')).length, 4)
   const fails = (f, re) =>
     t.assert.throws(

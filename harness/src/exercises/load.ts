@@ -1,13 +1,12 @@
 import { performance } from "node:perf_hooks";
 import type { AppHandle } from "../apps/start";
-import { LoadTestError, WorkbookError } from "../core/errors";
+import { WorkbookError } from "../core/errors";
 import { sleep } from "../core/time";
+import { answeredNothing } from "../load/checks";
 import { type ContentionTotals, combinePaced } from "../load/contention";
-import { outcomeProblems } from "../load/outcome";
 import { pacedFailure, pacedLoad } from "../load/paced";
 import { runLoad } from "../load/run";
 import { freshPath, rateForShare, timeRoute } from "../load/timing";
-import type { LoadResult } from "../load/types";
 import { heapAfterGc } from "../profiles/memory";
 import type { ExerciseSpec } from "./spec";
 
@@ -80,12 +79,6 @@ async function backgroundLoad(
   return combinePaced(
     await Promise.all(Array.from({ length: Math.max(1, Math.floor(plan.rate * seconds)) }, (_, i) => one(i))),
   );
-}
-
-/** A load that ended with no answer, no error, no timeout and no unexpected status. */
-function answeredNothing(e: Error): boolean {
-  const r = e instanceof LoadTestError ? (e.result as LoadResult | undefined) : undefined;
-  return !!r && r.totalRequests === 0 && outcomeProblems(r).length === 0;
 }
 
 /** A run without load figures: one that failed (value NaN, with why), or one that got no answer (value 0). */

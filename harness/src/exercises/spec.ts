@@ -50,7 +50,7 @@ export interface ExerciseSpec {
     connections?: number;
     rate?: number;
     requests?: number;
-    method?: "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
+    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
     headers?: Record<string, string>;
     body?: string;
   };

@@ -65,6 +65,15 @@ export function checkResult(
     });
 }
 
+/**
+ * Whether a load failed only by getting no answer (no error, no timeout, no unexpected status): an app
+ * slower than the load was long (a request that takes 1.5 s under a 1 s load), not a broken one.
+ */
+export function answeredNothing(e: unknown): boolean {
+  const r = e instanceof LoadTestError ? (e.result as LoadResult | undefined) : undefined;
+  return !!r && r.totalRequests === 0 && outcomeProblems(r).length === 0;
+}
+
 /** The warm-up run, by the same rules: its figures are discarded, its failures are not. */
 export function checkWarmup(
   label: string,

@@ -11,7 +11,7 @@ export interface LoadOptions {
   /** An app handle from startApp (its CPU and memory are read) or a loopback URL. */
   target: AppHandle | string;
   path?: string;
-  method?: "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
   headers?: Record<string, string>;
   body?: string;
   connections?: number;

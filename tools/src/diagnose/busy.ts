@@ -14,7 +14,8 @@ import { REGEX_FRAME, type RegexRun, regexesOnLine } from "./regex";
  *   native      under Node's crypto or zlib (createHash().update(), pbkdf2Sync, gzipSync...): C++
  *               work a JavaScript call waits for on the main thread;
  * and the rest by the code that asked for it (callers.ts: the innermost frame of the app's or of a
- * package's code on its stack, and everything under it):
+ * package's code on its stack, and everything under it; a package another package called is the
+ * outer package's):
  *   app         the app's own JavaScript, the V8 builtins it calls (JSON.stringify, sort..., which V8
  *               books to the calling function) and Node's library calls it makes (structuredClone,
  *               util.inspect, new URL...);

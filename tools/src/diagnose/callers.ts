@@ -15,10 +15,15 @@ import { type Frame, frameOf, PROBE_FILE, type V8CpuProfile } from "@workbook/ha
  * one the app calls is: what the framework's own hello route spends in each is subtracted later
  * (yardstick.ts), only the excess counts.
  *
- * The **path** of a sample runs from its head to its leaf: the head is the outermost frame of the
- * owner's own code (the app's, or the same package's) reached from the owner through its own frames
- * and Node's, before any other code's frame, which is the one that **called** it (a framework's
- * router, the app's handler that called a library).
+ * A package that another package called (the lexer and parser a template engine calls, lodash under
+ * json-server's router) is the calling package's work: the app or the framework asked for the outer
+ * one, and that is the package its owner can change or call less. So a package's work belongs to the
+ * outermost package of the run of packages (frameworks apart) above the leaf.
+ *
+ * The **path** of a sample runs from its head to its leaf: the head is the outermost frame of that
+ * run of code (the app's, or the packages') reached from the owner through its frames and Node's,
+ * before any other code's frame, which is the one that **called** it (a framework's router, the app's
+ * handler that called a library).
  */
 
 /**
@@ -70,7 +75,7 @@ export interface Caller {
   head: number;
   /** The frame of other code that called the head (a framework's router, the app's handler), or -1. */
   calledBy: number;
-  /** For a package's work (dependency or framework), its name. */
+  /** For a package's work (dependency or framework), its name: the outermost package of the run (the head's). */
   package: string | null;
 }
 
@@ -85,16 +90,19 @@ export function callerOf(stack: readonly Frame[]): Caller {
   const framework = (f: Frame) => FRAMEWORKS.has(packageOf(f.file) ?? "") && f.category === "dependency";
   const app = framework(stack[inner]) ? stack.findIndex((f, i) => i > inner && ownerOf(f)?.kind === "app") : -1;
   const owner = app >= 0 ? app : inner;
-  const who = ownerOf(stack[owner])!;
+  let who = ownerOf(stack[owner])!;
   let head = owner;
   let calledBy = -1;
+  // a package that another package called (pug's lexer, lodash under json-server) is the outer one's work
+  const dependency = (w: Owner) => w.kind === "package" && !FRAMEWORKS.has(w.name);
   for (let i = owner + 1; i < stack.length; i++) {
     const w = ownerOf(stack[i]);
     if (!w) continue;
-    if (!same(w, who)) {
+    if (!same(w, who) && !(dependency(w) && dependency(who))) {
       calledBy = i;
       break;
     }
+    who = w;
     head = i;
   }
   if (who.kind === "app") return { kind: "app", owner, head, calledBy, package: null };

@@ -49,13 +49,18 @@ export function queueText(e: Evidence, healthy = false): string {
   return `${verb}: ${took}, ${times(e.latencyOverCpu)} ${cpu}`;
 }
 
+/** A source line as printed: a long one (minified code) cut to its first 100 characters, its length said. */
+export function lineText(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 100)} … (a line of ${text.length} characters)` : text;
+}
+
 /** The regular expression that ran longest, named only as far as the profile tells (busy.ts, RegexRun). */
 export function regexText(r: RegexRun): string {
   const ran = `ran ${pct(r.share)} of the busy time`;
   const by = r.caller ? ` (in ${r.caller.name})` : "";
   if (r.from === "frame")
     return `the regular expression /${r.pattern}/ ${ran} (V8's own frame)${r.caller ? `, run by ${r.caller.name} (${r.caller.file}:${r.caller.line})` : ""}`;
-  const at = r.line ? `${r.line.file}:${r.line.line} \`${r.line.text}\`` : "a line of the app";
+  const at = r.line ? `${r.line.file}:${r.line.line} \`${lineText(r.line.text)}\`` : "a line of the app";
   if (r.pattern !== null) return `the regular expression /${r.pattern}/ ${ran}, on ${at}${by}`;
   const which = r.candidates.map((c) => `/${c}/`).join(" or ");
   return `a regular expression ${ran}, on ${at}${by}: which one could not be told (the line may run ${which})`;
@@ -80,6 +85,16 @@ export const ADVICE: Record<BusyKind | "memory" | "waiting", string> = {
     "what to do: the time goes to what requests await (a database, another service, a timer): look there; the server itself has headroom",
 };
 
+/**
+ * What to do about `kind` in this run: ADVICE's, except for a regular expression that a package's code
+ * runs, which is not the app's to rewrite: the app can call that package less, or use another.
+ */
+export function adviceFor(e: Evidence, kind: BusyKind): string {
+  const by = kind === "regex" ? e.busy.regex?.caller : null;
+  if (by?.category !== "dependency") return ADVICE[kind];
+  return `what to do: the expression is ${packageOf(by.file)}'s, run by its ${by.name}: call it less (keep what it returns), or use a cheaper package`;
+}
+
 /** "the app's handle (srv.js:9)", "router's handle (node_modules/router/index.js:120)". */
 function frameWhose(f: Frame): string {
   const whose = { user: "the app's", dependency: `${packageOf(f.file)}'s` }[f.category as string] ?? "Node's";
@@ -98,7 +113,7 @@ export function pathLines(e: Evidence, kind: BusyKind): string[] {
   if (!path) return [];
   const whose = path.package ? `${path.package}'s` : "the app's";
   const by = path.calledBy ? `, called by ${frameWhose(path.calledBy)}` : "";
-  const line = path.line ? [`the app's line: ${path.line.file}:${path.line.line} \`${path.line.text}\``] : [];
+  const line = path.line ? [`the app's line: ${path.line.file}:${path.line.line} \`${lineText(path.line.text)}\``] : [];
   return [`hot path (${whose} code, ${pct(path.share)} of the busy time): ${pathText(path.frames)}${by}`, ...line];
 }
 
@@ -106,7 +121,7 @@ export function pathLines(e: Evidence, kind: BusyKind): string[] {
 export function where(e: Evidence): Record<BusyKind | "memory", string[]> {
   const hottest = top(e.hot).map((h) => `hot: ${frameText(h)}`);
   const line = e.hottestLine
-    ? [`hottest line: ${e.hottestLine.file}:${e.hottestLine.line} \`${e.hottestLine.text ?? ""}\``]
+    ? [`hottest line: ${e.hottestLine.file}:${e.hottestLine.line} \`${lineText(e.hottestLine.text ?? "")}\``]
     : [];
   const sites = top(e.allocationSites).map((h) => `allocated at: ${frameText(h, "of sampled bytes")}`);
   const under = (test: (name: string, file: string) => boolean) =>

@@ -27,6 +27,13 @@ export interface RegexRun {
   line: { file: string; line: number; text: string } | null;
 }
 
+/**
+ * A line longer than this is minified code (a bundled package puts a module on one line: marked's
+ * lexer, thousands of characters): V8's ticks on it are all of that code's, not its expressions',
+ * so it is not read for the patterns it runs.
+ */
+export const MINIFIED_LINE = 300;
+
 /** V8's own frame of a regular expression. */
 export const REGEX_FRAME = /^RegExp: /;
 
@@ -40,11 +47,12 @@ const NEW_REGEXP = /new RegExp\(\s*(["'`])((?:\\.|(?!\1).)*)\1/;
  * test, exec, match, replace, search or split (`/^a+$/.test(s)`, `s.replace(/x/g, "")`), and the
  * literals or `new RegExp("...")` that a name called or passed there is bound to in the same file
  * (`username.test(s)`, with `const username = /.../` above; every binding of that name). Empty when
- * the line runs none that the file shows (a string to split on, a pattern from elsewhere).
+ * the line runs none that the file shows (a string to split on, a pattern from elsewhere), and for a
+ * minified line (MINIFIED_LINE).
  */
 export function regexesOnLine(source: readonly string[], line: number): string[] {
   const text = source[line - 1] ?? "";
-  if (!RUNS_REGEX.test(text)) return [];
+  if (text.length > MINIFIED_LINE || !RUNS_REGEX.test(text)) return [];
   const found = new Set<string>();
   for (const m of text.matchAll(LITERAL)) found.add(m[1]);
   // a name the line runs (`name.test(`, `name.exec(`) or passes (`s.replace(name, ...)`), bound in the file

@@ -6,6 +6,7 @@ import { checkText } from "./checks";
 import type { Collected } from "./collect";
 import type { Evidence } from "./evidence";
 import { pathText } from "./paths";
+import { lineText } from "./places";
 import type { Verdict } from "./verdict";
 import type { Yardstick } from "./yardstick";
 
@@ -82,7 +83,7 @@ const pathsTable = (e: Evidence) =>
       "% of busy time": +(p.share * 100).toFixed(1),
       path: pathText(p.frames),
       "called by": p.calledBy ? `${p.calledBy.name} (${p.calledBy.file}:${p.calledBy.line})` : null,
-      "the app's line": p.line ? `${p.line.file}:${p.line.line} ${p.line.text}` : null,
+      "the app's line": p.line ? `${p.line.file}:${p.line.line} ${lineText(p.line.text)}` : null,
     })),
   );
 
@@ -158,7 +159,7 @@ ${figure(charts.flame.svg)}
 ${frames(e.hot, "busy CPU")}
 <h3>The hot paths, from the code that asked for the work</h3>
 ${pathsTable(e)}
-${e.hottestLine ? `<p>Hottest line: <code>${esc(`${e.hottestLine.file}:${e.hottestLine.line}`)}</code> <code>${esc(e.hottestLine.text ?? "")}</code> (${pct(e.hottestLine.share)} of ${esc(e.hottestLine.name)}'s own samples)</p>` : ""}
+${e.hottestLine ? `<p>Hottest line: <code>${esc(`${e.hottestLine.file}:${e.hottestLine.line}`)}</code> <code>${esc(lineText(e.hottestLine.text ?? ""))}</code> (${pct(e.hottestLine.share)} of ${esc(e.hottestLine.name)}'s own samples)</p>` : ""}
 <h2>What full collections left</h2>
 ${table(kept)}
 <h2>Where the bytes are allocated</h2>

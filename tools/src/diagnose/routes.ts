@@ -16,19 +16,19 @@ import { refWord } from "./yardstick";
 
 /**
  * One route of a routes file: `route` REQUIRED, the path and query to load ("/books/42");
- * `method` OPTIONAL ("GET", "POST", "PUT", "DELETE" or "HEAD"; default GET); `body` OPTIONAL, a
+ * `method` OPTIONAL ("GET", "POST", "PUT", "PATCH", "DELETE" or "HEAD"; default GET); `body` OPTIONAL, a
  * string sent as it is, or any other JSON value sent as JSON with content-type application/json;
  * `headers` OPTIONAL; `name` OPTIONAL, what the ranking calls it (default: method and route).
  */
 export interface RouteSpec {
   route: string;
-  method?: "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD";
   body?: unknown;
   headers?: Record<string, string>;
   name?: string;
 }
 
-const METHODS = ["GET", "POST", "PUT", "DELETE", "HEAD"];
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"];
 
 function bad(why: string): WorkbookError {
   return new WorkbookError("WB_BAD_OPTION", `diagnoseRoutes: ${why}`);

@@ -4,7 +4,7 @@ import { type Check, check, checkText } from "./checks";
 import type { Evidence } from "./evidence";
 import { BLOCKING, BUSY_KINDS, BUSY_NAMES, type BusyKind, HANDLING } from "./kinds";
 import { memoryLines, memoryTrend } from "./memory";
-import { ADVICE, busyText, queueText, stallText, where } from "./places";
+import { ADVICE, adviceFor, busyText, queueText, stallText, where } from "./places";
 import {
   busiestThread,
   handoffText,
@@ -177,7 +177,15 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOpti
     busiest = gc.holds ? "gc" : largest;
     loop = SATURATED[busiest];
     checks = [busy, ...(gc.holds || syncIo ? [gc.holds ? gc : blocking] : [...farChecks, blocking])];
-    details = [...cost, shareLine, ...excessLine, stallText(e, T), queueText(e), ...places[busiest], ADVICE[busiest]];
+    details = [
+      ...cost,
+      shareLine,
+      ...excessLine,
+      stallText(e, T),
+      queueText(e),
+      ...places[busiest],
+      adviceFor(e, busiest),
+    ];
   } else if (offMain.holds) {
     loop = offMainLoop(e);
     checks = [offMain];
@@ -208,7 +216,15 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOpti
     );
     loop = costly(busiest, saturated);
     checks = [busy, far, blocking];
-    details = [...cost, shareLine, ...excessLine, stallText(e, T), queueText(e), ...places[busiest], ADVICE[busiest]];
+    details = [
+      ...cost,
+      shareLine,
+      ...excessLine,
+      stallText(e, T),
+      queueText(e),
+      ...places[busiest],
+      adviceFor(e, busiest),
+    ];
   } else if (saturated) {
     busiest = "node";
     loop = SATURATED.node;
