@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import exercises as ex  # noqa: E402
+import generation as ex  # noqa: E402
 
 NODE = ROOT / "node_modules" / "node" / "bin" / "node"
 NAMES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/check.json"))

@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import exercises as ex  # noqa: E402
+import generation  # noqa: E402
+import grading  # noqa: E402
 
 
 def rows(out: Path) -> list[dict]:
@@ -36,11 +37,11 @@ def submissions(tmp_path):
 
 def test_every_learner_gets_a_row_per_exercise_and_strays_are_reported(submissions, tmp_path, monkeypatch):
     graded = []
-    monkeypatch.setattr(ex, "grade_one", lambda learner_ex, exercise, timeout: graded.append(learner_ex.name) or
+    monkeypatch.setattr(grading, "grade_one", lambda learner_ex, exercise, timeout: graded.append(learner_ex.name) or
                         {"pass": True, "ratio": 2.5, "message": "ok"})
-    ex.grade(submissions, tmp_path / "out")
+    grading.grade(submissions, tmp_path / "out")
     got = {(r["learner"], r["exercise"]): r for r in rows(tmp_path / "out")}
-    names = ex.solution_dirs()
+    names = generation.solution_dirs()
     assert len(names) >= 4
     assert graded == ["04-hot-path", "01-etag"]
     for learner in ("ada", "grace"):
@@ -58,8 +59,8 @@ def test_every_learner_gets_a_row_per_exercise_and_strays_are_reported(submissio
 
 
 def test_only_grades_one_exercise_and_names_an_unknown_one(submissions, tmp_path, monkeypatch):
-    monkeypatch.setattr(ex, "grade_one", lambda *a: {"pass": False, "ratio": 0.9, "message": "slow"})
-    ex.grade(submissions, tmp_path / "out", only="04-hot-path")
+    monkeypatch.setattr(grading, "grade_one", lambda *a: {"pass": False, "ratio": 0.9, "message": "slow"})
+    grading.grade(submissions, tmp_path / "out", only="04-hot-path")
     got = [(r["learner"], r["exercise"], r["result"]) for r in rows(tmp_path / "out") if r["result"] != "skipped"]
     assert got == [("ada", "04-hot-path", "fail"), ("grace", "04-hot-path", "missing")]
     done = subprocess.run([sys.executable, "scripts/exercises.py", "grade", str(submissions), "--out", str(tmp_path / "o2"),
@@ -75,9 +76,9 @@ def test_the_reports_are_written_after_every_row_so_an_interrupted_run_keeps_the
         if len(calls) == 2:
             raise KeyboardInterrupt
         return {"pass": True, "ratio": 3.1, "message": "graded before the interruption"}
-    monkeypatch.setattr(ex, "grade_one", grade_one)
+    monkeypatch.setattr(grading, "grade_one", grade_one)
     with pytest.raises(KeyboardInterrupt):
-        ex.grade(submissions, tmp_path / "out")
+        grading.grade(submissions, tmp_path / "out")
     kept = rows(tmp_path / "out")
     assert ("ada", "04-hot-path", "pass") in [(r["learner"], r["exercise"], r["result"]) for r in kept]
     assert "graded before the interruption" in (tmp_path / "out" / "grades.html").read_text()

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import exercises as ex  # noqa: E402
+import generation as ex  # noqa: E402
 
 EDIT = "// my attempt: a cache that never expires\n"
 

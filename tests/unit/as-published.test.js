@@ -6,7 +6,7 @@
 const { test } = require('node:test')
 const { published } = require('@workbook/harness')
 const { internal } = require('./helpers')
-const nb03 = require('../../notebooks/03-frameworks.ts')
+const studies03 = require('../../notebooks/03-studies.ts')
 
 const { parseLoad, loadDifferences, ranLoad, readAsPublished } = internal('published/as-published')
 const { asPublishedPlan } = internal('published/as-published-plan')
@@ -155,7 +155,7 @@ test("the route is compared: today's Swift row (the study's /blog beside a run o
   )
   t.assert.match(todays, /route: here GET \/random, in the study GET \/blog/)
   // as notebook 03 pairs them now: each run with the study's command for the same route
-  const rows = nb03.swiftRows(
+  const rows = studies03.swiftRows(
     ['/blog', '/random'].flatMap((p) =>
       [20, 10, 100].map((c) => ({
         app: 'express',
@@ -271,7 +271,7 @@ test("make as-published runs every study's command at its own connections, threa
   t.assert.deepStrictEqual(seconds('swiftNode'), [600, 600, 60, 60, 60, 60])
   t.assert.deepStrictEqual(seconds('elysiaEncore'), [50, 50, 50])
   // the notebooks' rows look up these keys
-  const nb2022 = nb03
+  const nb2022 = studies03
     .asPublished2022(
       () => null,
       () => '1',
@@ -281,7 +281,7 @@ test("make as-published runs every study's command at its own connections, threa
     nb2022,
     plan.filter((r) => r.key.startsWith('frameworks2022')).map((r) => r.key),
   )
-  const swift = nb03
+  const swift = studies03
     .swiftRows(
       ['/blog', '/random'].flatMap((p) =>
         [20, 10, 100].map((c) => ({ app: 'express', title: 'Express', path: p, connections: c, ran: null })),
@@ -298,7 +298,7 @@ test("make as-published runs every study's command at its own connections, threa
 })
 
 test("the 2022 table's own inconsistencies: the cells that repeat another row's wrk output", (t) => {
-  const found = nb03.inconsistencies2022()
+  const found = studies03.inconsistencies2022()
   t.assert.deepStrictEqual(
     found.map((f) => [f.label, f.column, f.table, f.output, f.copies]),
     [
@@ -308,7 +308,7 @@ test("the 2022 table's own inconsistencies: the cells that repeat another row's 
     ],
   )
   t.assert.match(
-    nb03.inconsistenciesText(found),
+    studies03.inconsistenciesText(found),
     /micro's transfer\/s: the table prints 6\.66 MB, its own wrk output 4\.36 MB; 6\.66 is http's/,
   )
   // a table that copies nothing has nothing to say
@@ -320,10 +320,10 @@ test("the 2022 table's own inconsistencies: the cells that repeat another row's 
       table: { ...r.table, transferMB: r.wrk.transferMB, latencyMs: r.wrk.latency.meanMs },
     })),
   }
-  t.assert.deepStrictEqual(nb03.inconsistencies2022(clean), [])
-  t.assert.strictEqual(nb03.inconsistenciesText([]), 'The table and its wrk outputs agree on every row.')
+  t.assert.deepStrictEqual(studies03.inconsistencies2022(clean), [])
+  t.assert.strictEqual(studies03.inconsistenciesText([]), 'The table and its wrk outputs agree on every row.')
   // each answer's size from its transfer/s: http's 6.66 MB/s at 39,006 req/s is 179 bytes
-  t.assert.strictEqual(Math.round(nb03.bytesPerAnswer(6.66, 39_006.28)), 179)
+  t.assert.strictEqual(Math.round(studies03.bytesPerAnswer(6.66, 39_006.28)), 179)
 })
 
 test("ranLoad reads what ran from a load: its route with the query, wrk's -t, autocannon without threads", (t) => {

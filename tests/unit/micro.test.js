@@ -1,9 +1,11 @@
 'use strict'
-// Notebook 05's harness: micro-benchmarks in a child process (apps/micro/lib/bench.js), V8's own view
-// (natives syntax, --trace-deopt), the request-level prediction, and the sentences chosen from a run.
+// Notebook 05's helpers: micro-benchmarks in a child process (apps/micro/lib/bench.js) and V8's own view
+// (natives syntax, --trace-deopt) from notebooks/05-microbench.ts; the request-level prediction, and the
+// sentences chosen from a run, from notebooks/05-micro-optimisations.ts.
 const { test } = require('node:test')
 const h = require('@workbook/harness')
 const nb05 = require('../../notebooks/05-micro-optimisations.ts')
+const micro = require('../../notebooks/05-microbench.ts')
 const { catalogue, page, route } = require('../../apps/lib/shop')
 const work = require('../../apps/lib/shop-work')
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
@@ -12,34 +14,34 @@ const FAST = { timeMs: 40, warmupMs: 10 }
 
 // Which task runs faster, and which one the JIT emptied, are timings: tests/integration/micro.test.js.
 test('microbench: every task with ops/s, a margin and whether its result was kept', async (t) => {
-  const r = await nb05.microbench('micro/lies.js', FAST)
+  const r = await micro.microbench('micro/lies.js', FAST)
   t.assert.strictEqual(r.file, 'micro/lies.js')
   t.assert.match(r.runtime, /^Node /)
   t.assert.ok(r.floorNs > 0 && r.tasks.length === 4, JSON.stringify(r))
   for (const task of r.tasks) t.assert.ok(task.opsPerSec > 0 && task.rme >= 0 && task.samples > 0, task.name)
-  const kept = nb05.microTask(r, 'build an object, result kept')
-  const dropped = nb05.microTask(r, 'build an object, result dropped')
+  const kept = micro.microTask(r, 'build an object, result kept')
+  const dropped = micro.microTask(r, 'build an object, result dropped')
   t.assert.ok(kept.sunk && !dropped.sunk)
   for (const task of r.tasks) t.assert.strictEqual(typeof task.suspect, 'boolean', task.name)
 })
 
 test('microbench fails with the script stderr, and past its time limit', async (t) => {
   // osgood.js needs --allow-natives-syntax for V8's private symbols.
-  await t.assert.rejects(nb05.microbench('micro/osgood.js', FAST), (err) => {
+  await t.assert.rejects(micro.microbench('micro/osgood.js', FAST), (err) => {
     t.assert.strictEqual(err.code, 'WB_NO_REPORT')
     t.assert.match(err.message, /micro\/osgood\.js failed[\s\S]*SyntaxError/)
     return true
   })
   await t.assert.rejects(
-    nb05.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
+    micro.microbench('micro/serialise.js', { ...FAST, timeoutMs: 300 }),
     /did not finish within 300 ms/,
   )
-  await t.assert.rejects(nb05.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
-  await t.assert.rejects(nb05.microbench('micro/lies.js', { processes: 0 }), /processes must be a whole number >= 1/)
+  await t.assert.rejects(micro.microbench('micro/lies.js', { timeMs: 0 }), /timeMs must be > 0/)
+  await t.assert.rejects(micro.microbench('micro/lies.js', { processes: 0 }), /processes must be a whole number >= 1/)
 })
 
 test('microbench over several processes: each task keeps the mean of every process and reports their median', async (t) => {
-  const r = await nb05.microbench('micro/lies.js', { ...FAST, processes: 3 })
+  const r = await micro.microbench('micro/lies.js', { ...FAST, processes: 3 })
   t.assert.strictEqual(r.processes, 3)
   for (const task of r.tasks) {
     t.assert.strictEqual(task.perProcessNs.length, 3, task.name)
@@ -52,22 +54,22 @@ test('microbench over several processes: each task keeps the mean of every proce
 test('microTask names the tasks it has; microGain gives the ratio and the range the margins allow', (t) => {
   const task = (name, opsPerSec, rme) => ({ name, opsPerSec, rme, meanNs: 1e9 / opsPerSec })
   const r = { file: 'micro/x.js', tasks: [task('a', 300, 10), task('b', 100, 10)] }
-  t.assert.throws(() => nb05.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
-  const g = nb05.microGain(r, 'a', 'b')
+  t.assert.throws(() => micro.microTask(r, 'c'), /no task named "c"[\s\S]*"a", "b"/)
+  const g = micro.microGain(r, 'a', 'b')
   t.assert.strictEqual(g.ratio, 3)
   t.assert.ok(Math.abs(g.low - 270 / 110) < 1e-9 && Math.abs(g.high - 330 / 90) < 1e-9, JSON.stringify(g))
   t.assert.match(
-    nb05.microGainText(g),
+    micro.microGainText(g),
     /^<!--wb:comparison kind=more[^>]*-->`a` was faster than `b`: 3\.00x \(their margins of error allow 2\.45x–3\.67x\)\.$/,
   )
   t.assert.match(
-    nb05.microGainText(nb05.microGain(r, 'b', 'a')),
+    micro.microGainText(micro.microGain(r, 'b', 'a')),
     /-->`b` was slower than `a`: 0\.33x \(.*0\.27x–0\.41x\)/,
   )
   // margins that hold 1x: no difference, whichever task looked faster
   const close = { file: 'x', tasks: [task('lazy', 101, 3), task('eager', 100, 3)] }
   t.assert.match(
-    nb05.microGainText(nb05.microGain(close, 'lazy', 'eager')),
+    micro.microGainText(micro.microGain(close, 'lazy', 'eager')),
     /-->no difference between `lazy` and `eager` this run could see: 1\.01x/,
   )
   t.assert.strictEqual(g.processes, 1)
@@ -77,7 +79,7 @@ test("microGain over several processes: the median of each process's ratio, and 
   // Per process a/b = 3, 1.5, 2.5: the median is 2.5 (not the ratio of the medians, 200/100 = 2).
   const task = (name, perProcessNs) => ({ name, perProcessNs, rme: 1, meanNs: [...perProcessNs].sort()[1] })
   const r = { file: 'micro/x.js', tasks: [task('a', [100, 200, 120]), task('b', [300, 300, 300])] }
-  const g = nb05.microGain(r, 'a', 'b')
+  const g = micro.microGain(r, 'a', 'b')
   t.assert.deepStrictEqual(g, {
     faster: 'a',
     slower: 'b',
@@ -88,13 +90,13 @@ test("microGain over several processes: the median of each process's ratio, and 
     each: [3, 1.5, 2.5],
   })
   t.assert.match(
-    nb05.microGainText(g),
+    micro.microGainText(g),
     /-->`a` over `b`: 2\.50x \(median of 3 processes, range 1\.50x–3\.00x, a 75 % interval\): too few processes for a verdict\.$/,
   )
 })
 
 test("v8View: V8's inline caches, tiers and a wrong-map deopt, from apps/micro/shapes-v8.js", async (t) => {
-  const v = await nb05.v8View('micro/shapes-v8.js')
+  const v = await micro.v8View('micro/shapes-v8.js')
   const sites = Object.fromEntries(v.report.sites.map((s) => [s.site, s]))
   t.assert.strictEqual(sites.readOneShape.inlineCache, 'MONOMORPHIC')
   t.assert.strictEqual(sites.readTwoShapes.inlineCache, 'POLYMORPHIC')
@@ -110,7 +112,7 @@ test("v8View: V8's inline caches, tiers and a wrong-map deopt, from apps/micro/s
 })
 
 test('deoptLines reads --trace-deopt lines, named and anonymous', (t) => {
-  const { deoptLines } = nb05
+  const { deoptLines } = micro
   const out = [
     'hello',
     '[bailout (kind: deopt-eager, reason: wrong map): begin. deoptimizing 0x1 <JSFunction readX (sfi = 0x2)>, 0x3 <Code TURBOFAN_JS>, opt id 7',
@@ -159,8 +161,8 @@ test("predictGain is Amdahl's law; gainCeiling the gain if the parts were free; 
 
 test('lieText: the JIT removed the work, or it did not', (t) => {
   const task = (meanNs) => ({ meanNs })
-  t.assert.match(nb05.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
-  t.assert.match(nb05.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
+  t.assert.match(micro.lieText(task(20), task(1), 0.8), /20\.0x less.*\*\*The dropped result was never built\*\*/)
+  t.assert.match(micro.lieText(task(20), task(15), 0.8), /This time the JIT kept the work/)
 })
 
 test('requestLessonText draws its conclusion from the interval, checks the ceiling, and says how the prediction did', (t) => {
@@ -211,7 +213,7 @@ test('requestLessonText draws its conclusion from the interval, checks the ceili
 })
 
 test('opsBars draws bars with the margin of error as whiskers and marks a suspect task grey', (t) => {
-  const chart = nb05.opsBars(
+  const chart = micro.opsBars(
     [
       { name: 'kept', opsPerSec: 5e7, rme: 2, suspect: false },
       { name: 'dropped', opsPerSec: 2e9, rme: 1, suspect: true },

@@ -8,6 +8,7 @@ const { test } = require('node:test')
 const h = require('@workbook/harness')
 const here = require(path.join(__dirname, '..', '..', 'notebooks', '01-slow-etag-server.ts'))
 const clinic = require(path.join(__dirname, '..', '..', 'notebooks', '01-clinic-doctor.ts'))
+const calls = require(path.join(__dirname, '..', '..', 'notebooks', '01-callers.ts'))
 const { cpuFlame } = require('./helpers').internal('profiles/flame')
 
 test('changedLines counts the lines a line-for-line edit changed: the fix is one line of util.js', (t) => {
@@ -68,7 +69,7 @@ test('calleesOf refuses a frame that is not in the flame graph', (t) => {
     samples: [1],
     timeDeltas: [1],
   })
-  t.assert.throws(() => here.calleesOf(flame, { name: 'afterListener' }), {
+  t.assert.throws(() => calls.calleesOf(flame, { name: 'afterListener' }), {
     code: 'WB_BAD_OPTION',
     message: /^calleesOf: the flame graph has no frame named "afterListener"/,
   })
@@ -92,7 +93,7 @@ test('callersOf lists what called a frame, level by level, with the share that r
     samples: [4, 4, 4, 4, 5, 5, 6, 6],
     timeDeltas: new Array(8).fill(1000),
   })
-  const callers = here.callersOf(flame, { name: 'afterListener', file: 'etag-slow/util.js' })
+  const callers = calls.callersOf(flame, { name: 'afterListener', file: 'etag-slow/util.js' })
   t.assert.deepStrictEqual(
     callers.map((c) => [c.level, c.name, c.file, Math.round(c.throughShare * 8)]),
     [
@@ -100,8 +101,8 @@ test('callersOf lists what called a frame, level by level, with the share that r
       [2, 'processTicksAndRejections', 'node:internal/process/task_queues', 6],
     ],
   )
-  t.assert.deepStrictEqual(here.callersOf(flame, { name: 'etaggerMiddleware' }), [])
-  t.assert.throws(() => here.callersOf(flame, { name: 'seed' }), /callersOf.*no frame named "seed"/)
+  t.assert.deepStrictEqual(calls.callersOf(flame, { name: 'etaggerMiddleware' }), [])
+  t.assert.throws(() => calls.callersOf(flame, { name: 'seed' }), /callersOf.*no frame named "seed"/)
 })
 
 test('a frame reference with a line tells two anonymous functions of one file apart', (t) => {
@@ -122,22 +123,22 @@ test('a frame reference with a line tells two anonymous functions of one file ap
   })
   const ref = (line) => ({ name: '(anonymous)', file: 'etag-slow/util.js', line })
   t.assert.deepStrictEqual(
-    here.calleesOf(flame, ref(33)).map((c) => c.name),
+    calls.calleesOf(flame, ref(33)).map((c) => c.name),
     ['update'],
   )
   t.assert.deepStrictEqual(
-    here.calleesOf(flame, ref(44)).map((c) => c.name),
+    calls.calleesOf(flame, ref(44)).map((c) => c.name),
     ['digest'],
   )
   t.assert.deepStrictEqual(
-    here
+    calls
       .calleesOf(flame, { name: '(anonymous)', file: 'etag-slow/util.js' })
       .map((c) => c.name)
       .sort(),
     ['digest', 'update'],
   )
   t.assert.throws(
-    () => here.calleesOf(flame, ref(50)),
+    () => calls.calleesOf(flame, ref(50)),
     /no frame named "\(anonymous\)" in a file ending "etag-slow\/util.js", starting on line 50/,
   )
 })
