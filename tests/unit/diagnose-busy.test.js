@@ -140,6 +140,16 @@ test('regexesOnLine finds every pattern a line may run: literals there, or those
   t.assert.deepStrictEqual(regexesOnLine([minified.slice(0, 120)], 1), ['^x'])
 })
 
+test("a regular expression in a package's code is not the app's to rewrite: the advice is to call the package less", (t) => {
+  const { adviceFor, ADVICE } = tool('diagnose/places')
+  const withRegexBy = (caller) => ({ busy: { regex: { caller } } })
+  const marked = { name: 'emStrong', file: 'node_modules/marked/lib/marked.esm.js', line: 54, category: 'dependency' }
+  t.assert.match(adviceFor(withRegexBy(marked), 'regex'), /the expression is marked's, run by its emStrong: call it less/)
+  const app = { name: 'validate', file: 'srv.js', line: 3, category: 'user' }
+  t.assert.strictEqual(adviceFor(withRegexBy(app), 'regex'), ADVICE.regex)
+  t.assert.strictEqual(adviceFor(withRegexBy(marked), 'dependency'), ADVICE.dependency)
+})
+
 test('a long source line is printed cut, with its length', (t) => {
   const { lineText } = tool('diagnose/places')
   t.assert.strictEqual(lineText('res.end(x)'), 'res.end(x)')

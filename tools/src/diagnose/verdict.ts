@@ -164,6 +164,16 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOpti
   );
   const notOffMain = Number.isFinite(offMain.value) ? [`not busy off the main thread: ${checkText(offMain)}`] : [];
   const farChecks = measured ? [far] : [];
+  // what a loop blocked by `kind` (or far above its reference because of it) prints beside its checks
+  const blockedDetails = (kind: BusyKind) => [
+    ...cost,
+    shareLine,
+    ...excessLine,
+    stallText(e, T),
+    queueText(e),
+    ...places[kind],
+    adviceFor(e, kind),
+  ];
 
   // The loop's verdict, and the readings a second problem may come from.
   let busiest: BusyKind | null = null;
@@ -177,15 +187,7 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOpti
     busiest = gc.holds ? "gc" : largest;
     loop = SATURATED[busiest];
     checks = [busy, ...(gc.holds || syncIo ? [gc.holds ? gc : blocking] : [...farChecks, blocking])];
-    details = [
-      ...cost,
-      shareLine,
-      ...excessLine,
-      stallText(e, T),
-      queueText(e),
-      ...places[busiest],
-      adviceFor(e, busiest),
-    ];
+    details = blockedDetails(busiest);
   } else if (offMain.holds) {
     loop = offMainLoop(e);
     checks = [offMain];
@@ -216,15 +218,7 @@ export function decide(e: Evidence, T: Thresholds = THRESHOLDS, opts: DecideOpti
     );
     loop = costly(busiest, saturated);
     checks = [busy, far, blocking];
-    details = [
-      ...cost,
-      shareLine,
-      ...excessLine,
-      stallText(e, T),
-      queueText(e),
-      ...places[busiest],
-      adviceFor(e, busiest),
-    ];
+    details = blockedDetails(busiest);
   } else if (saturated) {
     busiest = "node";
     loop = SATURATED.node;
