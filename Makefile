@@ -46,7 +46,7 @@ help:
 	@echo "make test-integration  end to end against live servers: the harness, the diagnosis, the exercise notebooks, grading"
 	@echo "make test-portable     notebooks 00 and 03 with the readings a Mac takes (no /proc, no pinning)"
 	@echo "make lint / format   check / fix formatting, lint rules and import cycles (Biome)"
-	@echo "make execute         execute every notebook into build/executed/ (artefacts, with outputs)"
+	@echo "make execute [ONLY=01-slow-etag-server]   execute every notebook (or those named) into build/executed/ (artefacts, with outputs)"
 	@echo "make bench-harness   measure the harness's method: node:http over Express by wrk and autocannon, long rounds and 1-s pairs (BENCH_ARGS='--chart f.png', or one of each: BENCH_ARGS='--design pairs --generator wrk --pairs 600')"
 	@echo "make exercises       regenerate exercises/ from solutions/ (the test fails when they differ)"
 	@echo "make strip [STRIP=notebooks/01-slow-etag-server.ipynb]   save notebooks without outputs, as they are committed (default: notebooks/ and solutions/)"
@@ -201,8 +201,9 @@ grade: setup
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=path/to/folder (one sub-folder per learner)"; exit 2; }
 	$(PY) scripts/exercises.py grade "$(SUBMISSIONS)" --out "$(GRADES_DIR)" $(GRADE_ARGS)
 
+# ONLY="01-slow-etag-server 05-micro-optimisations": those notebooks only
 execute: setup
-	$(PY) scripts/execute.py notebooks build/executed
+	$(PY) scripts/execute.py notebooks build/executed $(ONLY)
 
 # Notebooks 00 and 03 as a Mac runs them: the portable readings (a Node app's probe, ps, the shell's
 # `times` for wrk) and no pinning, forced here on Linux. CI runs it on every change; its executed

@@ -144,7 +144,10 @@ test("a regular expression in a package's code is not the app's to rewrite: the 
   const { adviceFor, ADVICE } = tool('diagnose/places')
   const withRegexBy = (caller) => ({ busy: { regex: { caller } } })
   const marked = { name: 'emStrong', file: 'node_modules/marked/lib/marked.esm.js', line: 54, category: 'dependency' }
-  t.assert.match(adviceFor(withRegexBy(marked), 'regex'), /the expression is marked's, run by its emStrong: call it less/)
+  t.assert.match(
+    adviceFor(withRegexBy(marked), 'regex'),
+    /the expression is marked's, run by its emStrong: call it less/,
+  )
   const app = { name: 'validate', file: 'srv.js', line: 3, category: 'user' }
   t.assert.strictEqual(adviceFor(withRegexBy(app), 'regex'), ADVICE.regex)
   t.assert.strictEqual(adviceFor(withRegexBy(marked), 'dependency'), ADVICE.dependency)
