@@ -7,7 +7,7 @@
 // over dropped at least 3x; their spread is in notebooks/spreads.json); a busy machine beside the unit
 // tests once lifted the folded Math.pow above its suspect line, so this is not a unit test.
 const { test } = require('node:test')
-const nb05 = require('../../notebooks/05-micro-optimisations.ts')
+const nb05 = require('../../notebooks/05-microbench.ts')
 
 test('a dropped result runs faster than a kept one, and Math.pow of constants is flagged, Math.pow of the input not', async (t) => {
   const r = await nb05.microbench('micro/lies.js', { timeMs: 150, warmupMs: 50 })

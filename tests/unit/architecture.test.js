@@ -452,3 +452,55 @@ test('every notebook imports its own helpers as `here`, and no harness doc examp
     "charts/tables.ts: a doc example calls a notebook's own helper (here.)",
   ])
 })
+
+/**
+ * The names each test file takes from a notebook's helper module (`const m = require('…/NN-x.ts')`
+ * then `m.name`, or `const { a, b } = require(…)`) that the module does not export: a split that
+ * moved a function beside it leaves such a name behind, and only the test that calls it would see.
+ */
+function missingNotebookNames(files, exportsOf) {
+  const out = []
+  for (const [file, text] of files) {
+    for (const m of text.matchAll(/const\s+(\w+|\{[^}]*\})\s*=\s*require\('[^']*notebooks\/([\w-]+\.ts)'\)/g)) {
+      const [, binding, module] = m
+      const names = binding.startsWith('{')
+        ? binding
+            .slice(1, -1)
+            .split(',')
+            .map((s) => s.split(':')[0].trim())
+            .filter(Boolean)
+        : [...new Set([...text.matchAll(new RegExp(`(?<![\\w/.-])${binding}\\.(\\w+)`, 'g'))].map((x) => x[1]))]
+      const exported = exportsOf(module)
+      for (const name of names) if (!exported.has(name)) out.push(`${file}: ${module} does not export ${name}`)
+    }
+  }
+  return out
+}
+
+test("every name a test takes from a notebook's helper module is exported by it", (t) => {
+  const files = ['unit', 'integration'].flatMap((dir) =>
+    fs
+      .readdirSync(path.join(root, 'tests', dir))
+      .filter((f) => f.endsWith('.js') && f !== 'architecture.test.js')
+      .map((f) => [`tests/${dir}/${f}`, fs.readFileSync(path.join(root, 'tests', dir, f), 'utf8')]),
+  )
+  const exportsOf = (module) => new Set(Object.keys(require(path.join(root, 'notebooks', module))))
+  const used = files.filter(([, text]) => /require\('[^']*notebooks\/[\w-]+\.ts'\)/.test(text))
+  t.assert.ok(used.length >= 10, `the tests that use notebook helpers were found: ${used.length}`)
+  t.assert.deepStrictEqual(missingNotebookNames(files, exportsOf), [])
+  // and on the wrong input: micro.test.js as it was after 05's benchmark moved to 05-microbench.ts
+  const wrong = missingNotebookNames(
+    [
+      [
+        'tests/integration/micro.test.js',
+        "const nb05 = require('../../notebooks/05-micro-optimisations.ts')\nnb05.microbench('x')",
+      ],
+      ['tests/unit/x.test.js', "const { microGain, nothing } = require('../../notebooks/05-microbench.ts')"],
+    ],
+    exportsOf,
+  )
+  t.assert.deepStrictEqual(wrong, [
+    'tests/integration/micro.test.js: 05-micro-optimisations.ts does not export microbench',
+    'tests/unit/x.test.js: 05-microbench.ts does not export nothing',
+  ])
+})
