@@ -116,7 +116,7 @@ $(RUNTIMES_DONE): runtimes/package.json runtimes/package-lock.json
 	@mkdir -p $(@D) && touch $@
 
 lab: setup
-	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_ARGS)
 
 # The set-up's downloads (the venv, npm ci, the runtimes) run side by side: on a clean clone they wait
 # on the network more than on the CPU. Then the tests that no timing decides run side by side too (lint,

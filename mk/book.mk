@@ -11,4 +11,4 @@ book: setup
 # Chromium at /usr/bin/chromium (Debian/Ubuntu: apt-get install -y chromium), or WORKBOOK_CHROMIUM=path.
 # One test file at a time: the JupyterLab test's load must not share the CPU with the other.
 test-browser: book
-	WORKBOOK_VENV=$(abspath $(VENV)) $(NODE) --test --test-reporter=spec --test-concurrency=1 tests/browser/
+	WORKBOOK_VENV='$(abspath $(VENV))' $(NODE) --test --test-reporter=spec --test-concurrency=1 tests/browser/
