@@ -458,10 +458,12 @@ test('every notebook imports its own helpers as `here`, and no harness doc examp
  * then `m.name`, or `const { a, b } = require(…)`) that the module does not export: a split that
  * moved a function beside it leaves such a name behind, and only the test that calls it would see.
  */
+const NOTEBOOK_REQUIRE = /const\s+(\w+|\{[^}]*\})\s*=\s*require\('[^']*notebooks\/([\w-]+\.ts)'\)/g
+
 function missingNotebookNames(files, exportsOf) {
   const out = []
   for (const [file, text] of files) {
-    for (const m of text.matchAll(/const\s+(\w+|\{[^}]*\})\s*=\s*require\('[^']*notebooks\/([\w-]+\.ts)'\)/g)) {
+    for (const m of text.matchAll(NOTEBOOK_REQUIRE)) {
       const [, binding, module] = m
       const names = binding.startsWith('{')
         ? binding
@@ -485,7 +487,7 @@ test("every name a test takes from a notebook's helper module is exported by it"
       .map((f) => [`tests/${dir}/${f}`, fs.readFileSync(path.join(root, 'tests', dir, f), 'utf8')]),
   )
   const exportsOf = (module) => new Set(Object.keys(require(path.join(root, 'notebooks', module))))
-  const used = files.filter(([, text]) => /require\('[^']*notebooks\/[\w-]+\.ts'\)/.test(text))
+  const used = files.filter(([, text]) => [...text.matchAll(NOTEBOOK_REQUIRE)].length > 0)
   t.assert.ok(used.length >= 10, `the tests that use notebook helpers were found: ${used.length}`)
   t.assert.deepStrictEqual(missingNotebookNames(files, exportsOf), [])
   // and on the wrong input: micro.test.js as it was after 05's benchmark moved to 05-microbench.ts
