@@ -3,6 +3,7 @@
     .venv/bin/python scripts/spreads.py [--runs 6] [--busy-runs 4 | --busy] [--out build/spreads] NOTEBOOK...
     .venv/bin/python scripts/spreads.py --summary [--out build/spreads]
     .venv/bin/python scripts/spreads.py --write [--out build/spreads] [NOTEBOOK...]
+    .venv/bin/python scripts/spreads.py --from CLONE [--out build/spreads]
 
 Executes each notebook `--runs` times on a quiet machine, then `--busy-runs` times beside busy loops
 (or, with `--busy`, all `--runs` of them beside busy loops), in the profile of WORKBOOK_PROFILE, one
@@ -17,7 +18,10 @@ notebooks/spreads.json, the file each checks cell prints its thresholds' spreads
 recorded in `--out` for each check, by profile and condition (quiet or busy): start a new `--out` to
 set a spread from new runs only. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
 is kept apart, under "quick-unpinned" or "full-unpinned": the load generator then shares the servers'
-cores, and a comparison spreads differently. NOTEBOOK is a path (notebooks/02-event-loop.ipynb,
+cores, and a comparison spreads differently. `--from CLONE` adds to `--out`, as one quiet run of each
+notebook, the checks a `make test` in another checkout (a clean clone CI ran) kept in its results/:
+every workbook notebook but the one make test runs beside the static tests (BESIDE_STATIC in the
+Makefile), which is not quiet. NOTEBOOK is a path (notebooks/02-event-loop.ipynb,
 solutions/05-leak/05-leak.ipynb, exercises/...).
 """
 from __future__ import annotations
@@ -116,6 +120,45 @@ def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS) -> dict:
     return data
 
 
+def beside_static(clone: Path) -> set[str]:
+    """The notebooks make test runs beside the static tests in `clone` (BESIDE_STATIC in its Makefile)."""
+    m = re.search(r"^BESIDE_STATIC\s*:?=\s*(.*)$", (clone / "Makefile").read_text(), re.M)
+    return set(m.group(1).split()) if m else set()
+
+
+def import_clone(clone: Path, out: Path) -> list[dict]:
+    """Append to out/results.jsonl one quiet run of each workbook notebook whose checks a `make test` in
+    `clone` kept (results/<notebook>.checks.json), but those it ran beside the static tests; returns the
+    records. A clone with nothing to import raises SystemExit, naming the cause and the fix, and leaves
+    `out` as it was (no empty folder)."""
+    results = clone / "results"
+    if not (clone / "Makefile").is_file() or not results.is_dir():
+        raise SystemExit(f"--from {clone}: not a workbook checkout with a results/ folder; "
+                         "run make test in that checkout first, then name its folder")
+    workbook = {p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")}
+    skipped = beside_static(clone)
+    records = []
+    for file in sorted(results.glob("*.checks.json")):
+        nb = file.name.removesuffix(".checks.json")
+        if nb not in workbook or nb in skipped:
+            continue
+        saved = json.loads(file.read_text())
+        data = saved["data"]
+        records.append({"notebook": f"notebooks/{nb}.ipynb", "run": 1, "condition": "quiet",
+                        "profile": data["profile"], "at": saved["savedAt"][:19], "seconds": None, "error": None,
+                        "checks": [[c["passed"], c["name"], c["value"]] for c in data["checks"]],
+                        "machine": data.get("machine"), "limits": {c["name"]: c.get("limit") for c in data["checks"]},
+                        "from": clone.name})
+    if not records:
+        raise SystemExit(f"--from {clone}: its results/ holds no notebook's checks (results/NN-*.checks.json); "
+                         "run make test in that checkout first")
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "results.jsonl").open("a") as log:
+        for r in records:
+            log.write(json.dumps(r) + "\n")
+    return records
+
+
 def busy_loops() -> list[subprocess.Popen]:
     return [subprocess.Popen(["taskset", "-c", str(cpu), sys.executable, "-c", "while True: pass"])
             for cpu in range(os.cpu_count() or 2)]
@@ -128,7 +171,8 @@ def summary(out: Path) -> None:
     for line in (out / "results.jsonl").read_text().splitlines():
         r = json.loads(line)
         nb = Path(r["notebook"]).stem
-        times.setdefault((nb, r["condition"]), []).append(r["seconds"])
+        if r["seconds"] is not None:  # None: imported from a clone's make test (--from), not timed here
+            times.setdefault((nb, r["condition"]), []).append(r["seconds"])
         if r["error"] and not r["checks"]:
             rows.setdefault((nb, "(the notebook failed before its checks)"), {}).setdefault(r["condition"], []).append(None)
         for passed, name, value in r["checks"]:
@@ -190,11 +234,16 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=6, help="quiet runs of each notebook (with --busy: busy runs)")
     ap.add_argument("--busy-runs", type=int, default=0, help="then this many runs beside busy loops")
     ap.add_argument("--busy", action="store_true", help="every run beside busy loops")
+    ap.add_argument("--from", dest="clone", help="add a checkout's make test results as one quiet run")
     ap.add_argument("--out", default=str(ROOT / "build" / "spreads"))
     args = ap.parse_args()
     out = Path(args.out)
     if args.summary:
         summary(out)
+        return 0
+    if args.clone:
+        added = import_clone(Path(args.clone), out)
+        print(f"added {len(added)} notebooks' checks from {args.clone} to {out / 'results.jsonl'}")
         return 0
     if args.write:
         write_spreads(out, [Path(n).stem for n in args.notebooks])

@@ -83,3 +83,34 @@ def test_write_keeps_the_machine_and_the_threshold_a_checks_cell_recorded(tmp_pa
     assert data["notebooks"]["07-every-core"]["RSS of 2 workers over 1"]["quick"] == {
         "quiet": [], "busy": [1.56], "measured": "2026-12-04", "machine": "Intel(R) Xeon(R) Processor, 2 cores",
         "limit": 1.3}
+
+
+def test_from_a_clone_adds_one_quiet_run_of_each_notebook_but_the_one_beside_the_static_tests(tmp_path):
+    clone = tmp_path / "clone"
+    (clone / "results").mkdir(parents=True)
+    (clone / "Makefile").write_text("X := 1\nBESIDE_STATIC := 04-memory\n")
+    kept = lambda nb, value: json.dumps({"notebook": f"{nb}.checks", "savedAt": "2026-12-05T16:00:00.000Z", "data": {
+        "profile": "quick", "machine": "m, 2 cores",
+        "checks": [{"name": "growth", "kind": "atLeast", "value": value, "limit": 1, "unit": "x", "passed": True}]}})
+    (clone / "results" / "00-getting-started.checks.json").write_text(kept("00-getting-started", 2.5))
+    (clone / "results" / "04-memory.checks.json").write_text(kept("04-memory", 9.0))  # beside the static tests
+    (clone / "results" / "05-leak.checks.json").write_text(kept("05-leak", 7.0))  # an exercise's, not the workbook's
+    out = tmp_path / "out"
+    added = spreads.import_clone(clone, out)
+    assert [(r["notebook"], r["condition"], r["checks"], r["limits"]) for r in added] == [
+        ("notebooks/00-getting-started.ipynb", "quiet", [[True, "growth", 2.5]], {"growth": 1})]
+    data = spreads.write_spreads(out, [], tmp_path / "spreads.json")
+    assert data["notebooks"]["00-getting-started"]["growth"]["quick"] == {
+        "quiet": [2.5], "busy": [], "measured": "2026-12-05", "machine": "m, 2 cores", "limit": 1}
+
+
+def test_from_a_folder_without_results_names_the_fix_and_makes_no_folder(tmp_path):
+    out = tmp_path / "out"
+    for bad in (tmp_path / "nowhere", tmp_path):
+        try:
+            spreads.import_clone(bad, out)
+        except SystemExit as e:
+            assert "run make test in that checkout first" in str(e)
+        else:
+            raise AssertionError(f"{bad} imported")
+    assert not out.exists()

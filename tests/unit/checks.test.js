@@ -29,6 +29,10 @@ fs.writeFileSync(
         },
         'accepted p99': { 'quick-unpinned': { quiet: [25], busy: [], measured: '2026-11-28' } },
         'a pinned check': { quick: { quiet: [3], busy: [], measured: '2026-11-28' } },
+        'ten runs': {
+          'quick-unpinned': { quiet: [10, 11, 12, 9, 10.5, 11.5], busy: [8, 13, 10, 11], measured: '2026-12-05' },
+        },
+        'a difference': { 'quick-unpinned': { quiet: [-2, 0, 1, -1, 2], busy: [], measured: '2026-12-05' } },
         'close runs': { 'quick-unpinned': { quiet: [25.01, 25.03], busy: [], measured: '2026-11-29' } },
         elsewhere: {
           'quick-unpinned': {
@@ -74,9 +78,9 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
     .atLeast('a pinned check', 3, 1)
   t.assert.deepStrictEqual(c.passed, [
     'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, above all 3 runs measured, by 1.59x: further from its line than any',
+    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, above all 3 runs measured, by 1.59x (too few runs to predict from): further from its line than any run measured',
     'pool over blocked: 25.1x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.00x: nearer its line than any',
+    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.00x (too few runs to predict from): nearer its line than any run measured',
     'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet)',
     'a check never measured: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
     'a pinned check: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
@@ -107,9 +111,28 @@ test('a run outside the spread says what was unusual: which side, by how much, a
   t.assert.deepStrictEqual(
     [...c.passed],
     [
-      'elsewhere: 1.05x, at least 1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.14x: nearer its line than any; the spread was measured on a 64-core box, not this machine; the spread was measured when the line was 1.10x',
+      'elsewhere: 1.05x, at least 1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.14x (too few runs to predict from): nearer its line than any run measured; the spread was measured on a 64-core box, not this machine; the spread was measured when the line was 1.10x',
       'elsewhere: 1.30x, at least 1.1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy) (the spread was measured on a 64-core box, not this machine)',
-      'accepted p99: 40 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet): this run is outside the measured spread, above the one run measured, by 1.60x: nearer its line than any',
+      'accepted p99: 40 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet): this run is outside the measured spread, above the one run measured, by 1.60x (too few runs to predict from): nearer its line than any run measured',
+    ],
+  )
+})
+
+test('from five runs on, outside means beyond the 99 % prediction they make, not beyond their range', (t) => {
+  const c = checklist('99-test')
+    .atLeast('ten runs', 10, 2) // inside the range
+    .atLeast('ten runs', 14, 2) // above all ten, inside the prediction
+    .atLeast('ten runs', 30, 2) // beyond the prediction, away from the line
+    .atLeast('ten runs', 5, 2) // beyond the prediction, towards the line
+    .below('a difference', 9, 10, 'ms') // values at and below 0: amounts as differences, not factors
+  t.assert.deepStrictEqual(
+    [...c.passed],
+    [
+      'ten runs: 10.0x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy)',
+      'ten runs: 14.0x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy); this run is above all 10, inside the 6.50x–17.0x they predict for 99 runs in 100',
+      'ten runs: 30.0x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy): this run is outside the measured spread, above the 6.50x–17.0x those 10 runs predict for 99 runs in 100, by 1.77x: further from its line than any run measured',
+      'ten runs: 5.00x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy): this run is outside the measured spread, below the 6.50x–17.0x those 10 runs predict for 99 runs in 100, by 1.30x: nearer its line than any run measured',
+      'a difference: 9 ms, below 10 ms; measured -2 ms–2 ms in 5 quick unpinned runs (5 quiet, 0 busy): this run is outside the measured spread, above the -7.97 ms–7.97 ms those 5 runs predict for 99 runs in 100, by 1.03 ms: nearer its line than any run measured',
     ],
   )
 })

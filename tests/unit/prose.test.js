@@ -112,6 +112,31 @@ test('roundsToAgree: rounds for two runs to agree within 3 %, from the interval 
   t.assert.ok(Number.isNaN(roundsToAgree([0, 0, 0])))
 })
 
+test('predictionRange: where 99 runs in 100 of the next run fall, on the log scale for values above 0', (t) => {
+  const { predictionRange } = internal('core/stats')
+  // five values 1, 2, 4, 8, 16: logs evenly spaced around log 4, sd = log 2 x sqrt(2.5); t(4) at 99.5 % is 4.604
+  const p = predictionRange([1, 2, 4, 8, 16])
+  const half = 4.604 * Math.log(2) * Math.sqrt(2.5) * Math.sqrt(1.2)
+  t.assert.ok(
+    Math.abs(p.low - 4 * Math.exp(-half)) < 1e-9 && Math.abs(p.high - 4 * Math.exp(half)) < 1e-9,
+    JSON.stringify(p),
+  )
+  t.assert.strictEqual(p.n, 5)
+  // a value at or below 0 puts the prediction on the values themselves: mean 0, sd sqrt(2.5)
+  const d = predictionRange([-2, -1, 0, 1, 2])
+  t.assert.ok(Math.abs(d.high - 4.604 * Math.sqrt(2.5) * Math.sqrt(1.2)) < 1e-9 && d.low === -d.high, JSON.stringify(d))
+  // more runs of the same spread predict a narrower range than the few; the range of the runs lies inside it
+  const few = predictionRange([9, 10, 11, 10, 10.5])
+  const many = predictionRange([9, 10, 11, 10, 10.5, 9, 10, 11, 10, 10.5])
+  t.assert.ok(
+    many.high - many.low < few.high - few.low && many.low < 9 && many.high > 11,
+    JSON.stringify({ few, many }),
+  )
+  // fewer than five finite values: no prediction
+  t.assert.strictEqual(predictionRange([1, 2, 3, 4]), null)
+  t.assert.strictEqual(predictionRange([1, 2, 3, 4, Number.NaN]), null)
+})
+
 test('readingText: each reading of a req/s ratio says which side the generator capped', (t) => {
   t.assert.match(readingText('measured'), /kept up in every round/)
   t.assert.match(readingText('lower bound'), /first one's rounds.*lower bound/)

@@ -144,6 +144,36 @@ const T975 = [
 ];
 export const t975 = (df: number): number => (df < 1 ? NaN : (T975[Math.floor(df) - 1] ?? 1.96));
 
+/** Student's t at 99.5 %, by degrees of freedom 1..30 (a two-sided 99 % interval); 2.576 beyond. */
+const T995 = [
+  63.66, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.25, 3.169, 3.106, 3.055, 3.012, 2.977, 2.947, 2.921, 2.898,
+  2.878, 2.861, 2.845, 2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.75,
+];
+export const t995 = (df: number): number => (df < 1 ? NaN : (T995[Math.floor(df) - 1] ?? 2.576));
+
+/** The fewest values a prediction is made from: with fewer, t and the standard deviation are too loose to say anything. */
+export const PREDICT_MIN_VALUES = 5;
+
+/**
+ * Where 99 runs in 100 of the next run's value should fall, from the values earlier runs measured: the
+ * 99 % prediction interval mean ± t(n-1) × sd × sqrt(1 + 1/n). A range of n runs misses the next one 2
+ * times in n + 1 by chance alone; this is the line a run must cross before it is called unusual. On the
+ * log scale when every value is above 0 (ratios and times spread by factors, and the bounds then stay
+ * above 0), else on the values themselves. null for fewer than PREDICT_MIN_VALUES finite values.
+ */
+export function predictionRange(values: readonly number[]): { low: number; high: number; n: number } | null {
+  const xs = values.filter(Number.isFinite);
+  const n = xs.length;
+  if (n < PREDICT_MIN_VALUES) return null;
+  const log = xs.every((v) => v > 0);
+  const ys = log ? xs.map(Math.log) : xs;
+  const mean = ys.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(ys.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
+  const half = t995(n - 1) * sd * Math.sqrt(1 + 1 / n);
+  const back = log ? Math.exp : (v: number) => v;
+  return { low: back(mean - half), high: back(mean + half), n };
+}
+
 /**
  * Least-squares slope of y over x (units of y per unit of x), with the fit's R², the slope's
  * standard error and its 95 % interval (`low`, `high`: slope -/+ t(n-2) x se; NaN for fewer than

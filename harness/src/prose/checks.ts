@@ -3,7 +3,7 @@ import { fmt, plural, rangeText, times } from "../core/format";
 import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
 import { type MeasuredSpread, measuredSpread, spreadMachine, spreadProfile } from "../core/spreads";
-import type { Spread } from "../core/stats";
+import { predictionRange, type Spread } from "../core/stats";
 import { outcomeProblems } from "../load/outcome";
 import type { Outcome } from "../load/types";
 import { ratioText } from "./describe";
@@ -25,7 +25,7 @@ export interface CheckRecord {
  * done() throws when any failed, so CI fails with the whole list. Given the notebook's name, a figure
  * checked against a threshold is printed with the spread the threshold was set from (core/spreads.ts:
  * the values repeated runs of the notebook measured, in this profile), and marked when this run falls
- * outside it; done() then keeps every check's figure in results/<notebook>.checks.json for make spreads.
+ * outside what those runs predict; done() then keeps every check's figure in results/<notebook>.checks.json for make spreads.
  * A check whose figure this platform cannot measure (a null reading: core/readings.ts) is "skipped",
  * with the reason: neither passed nor failed, and counted in the summary line done() prints last.
  */
@@ -126,9 +126,12 @@ export class Checklist {
   }
 
   /**
-   * "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and, when this run fell outside it, what
-   * was unusual: by how much, on which side of the range (further from the line than any run measured, or
-   * nearer it), and whether the spread was measured on another machine or with another threshold.
+   * "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and what this run's value was against it.
+   * Beyond the range of n runs is no surprise (the next run does that 2 times in n + 1): from
+   * PREDICT_MIN_VALUES runs on, "outside the measured spread" means beyond the 99 % prediction those runs
+   * make (core/stats.ts predictionRange), and a run beyond the range but inside the prediction says so.
+   * An outside run says what was unusual: by how much, on which side (further from the line than any run
+   * measured, or nearer it), and whether the spread was measured on another machine or with another line.
    */
   private spreadNote(r: CheckRecord): string {
     if (!this.notebook) return "";
@@ -136,13 +139,19 @@ export class Checklist {
     const s = measuredSpread(this.notebook, r.name, profile);
     if (!s || s.quiet.length + s.busy.length === 0)
       return `; no measured spread for ${keyText(profile)} runs yet (make spreads)`;
+    // Amounts as factors ("by 1.6x") where every figure is above 0, else as differences.
+    const factors = [...s.quiet, ...s.busy, r.value ?? 1].every((v) => v > 0);
     const show = (v: number) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`);
+    const by = (far: number, near: number) => (factors ? times(far / near) : show(far - near));
     const text = spreadText(s, profile, show);
     const [lo, hi] = range(s);
-    // Outside as printed: a value that reads the same as an end of the range ("1.15x" beside "1.00x–1.15x") is in it.
+    const n = s.quiet.length + s.busy.length;
+    // Outside as printed: a value that reads the same as an end ("1.15x" beside "1.00x–1.15x") is inside it.
     const v = r.value;
-    const above = v !== null && v > hi && show(v) !== show(hi);
-    const below = v !== null && v < lo && show(v) !== show(lo);
+    const beyond = (v: number, lo: number, hi: number): "above" | "below" | null => {
+      if (v > hi && show(v) !== show(hi)) return "above";
+      return v < lo && show(v) !== show(lo) ? "below" : null;
+    };
     const unusual = [
       ...(s.machine && s.machine !== spreadMachine()
         ? [`the spread was measured on ${s.machine}, not this machine`]
@@ -151,15 +160,23 @@ export class Checklist {
         ? [`the spread was measured when the line was ${show(s.limit)}`]
         : []),
     ];
-    if (v === null || !(above || below)) return `; measured ${text}${unusual.length ? ` (${unusual.join("; ")})` : ""}`;
-    const far = above ? v / hi : lo / v;
-    // atLeast's line is below its values, below's above them: which side of the range is further from it
-    const safe = (r.kind === "atLeast") === above;
-    const n = s.quiet.length + s.busy.length;
-    const side =
-      `${above ? "above" : "below"} ${n === 1 ? "the one run" : `all ${n} runs`} measured, by ${times(far)}: ` +
-      `${safe ? "further from its line than any" : "nearer its line than any"}`;
-    return `; measured ${text}: this run is outside the measured spread, ${[side, ...unusual].join("; ")}`;
+    const side = v === null ? null : beyond(v, lo, hi);
+    if (v === null || side === null) return `; measured ${text}${unusual.length ? ` (${unusual.join("; ")})` : ""}`;
+    const predicted = predictionRange([...s.quiet, ...s.busy]);
+    const predictedText = predicted && rangeText(predicted.low, predicted.high, show);
+    if (predicted && beyond(v, predicted.low, predicted.high) === null)
+      return (
+        `; measured ${text}; this run is ${side} all ${n}, inside the ${predictedText} they predict for 99 runs in 100` +
+        (unusual.length ? ` (${unusual.join("; ")})` : "")
+      );
+    // atLeast's line is below its values, below's above them: which side is further from it
+    const safe = (r.kind === "atLeast") === (side === "above");
+    const [far, near] = side === "above" ? [v, predicted?.high ?? hi] : [predicted?.low ?? lo, v];
+    const where = predicted
+      ? `${side} the ${predictedText} those ${n} runs predict for 99 runs in 100, by ${by(far, near)}`
+      : `${side} ${n === 1 ? "the one run" : `all ${n} runs`} measured, by ${by(far, near)} (too few runs to predict from)`;
+    const line = `${safe ? "further from its line than any" : "nearer its line than any"} run measured`;
+    return `; measured ${text}: this run is outside the measured spread, ${[`${where}: ${line}`, ...unusual].join("; ")}`;
   }
 }
 
