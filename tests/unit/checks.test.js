@@ -67,7 +67,7 @@ test('a measured spread whose ends read the same is printed with the digits that
   ])
 })
 
-test('a threshold is printed with the spread it was set from (unpinned runs here), and a run outside it is marked', (t) => {
+test('a threshold is printed with the spread it was set from (unpinned runs here), and a run beyond a few runs says they are too few', (t) => {
   const c = checklist('99-test')
     .atLeast('pool over blocked', 20, 2)
     .atLeast('pool over blocked', 40, 2)
@@ -78,9 +78,9 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
     .atLeast('a pinned check', 3, 1)
   t.assert.deepStrictEqual(c.passed, [
     'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, above all 3 runs measured, by 1.59x (too few runs to predict from): further from its line than any run measured',
+    'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy); this run is above all 3 runs, by 1.59x: further from its line than any run measured; too few runs to predict from (make spreads)',
     'pool over blocked: 25.1x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.00x (too few runs to predict from): nearer its line than any run measured',
+    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy); this run is below all 3 runs, by 1.00x: nearer its line than any run measured; too few runs to predict from (make spreads)',
     'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet)',
     'a check never measured: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
     'a pinned check: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
@@ -103,7 +103,7 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
   )
 })
 
-test('a run outside the spread says what was unusual: which side, by how much, another machine, another line', (t) => {
+test('a run beyond the spread says what was unusual: which side, by how much, another machine, another line', (t) => {
   const c = checklist('99-test')
     .atLeast('elsewhere', 1.05, 1)
     .atLeast('elsewhere', 1.3, 1.1)
@@ -111,9 +111,9 @@ test('a run outside the spread says what was unusual: which side, by how much, a
   t.assert.deepStrictEqual(
     [...c.passed],
     [
-      'elsewhere: 1.05x, at least 1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy): this run is outside the measured spread, below all 3 runs measured, by 1.14x (too few runs to predict from): nearer its line than any run measured; the spread was measured on a 64-core box, not this machine; the spread was measured when the line was 1.10x',
+      'elsewhere: 1.05x, at least 1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy); this run is below all 3 runs, by 1.14x: nearer its line than any run measured; too few runs to predict from (make spreads); the spread was measured on a 64-core box, not this machine; the spread was measured when the line was 1.10x',
       'elsewhere: 1.30x, at least 1.1x; measured 1.20x–1.40x in 3 quick unpinned runs (2 quiet, 1 busy) (the spread was measured on a 64-core box, not this machine)',
-      'accepted p99: 40 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet): this run is outside the measured spread, above the one run measured, by 1.60x (too few runs to predict from): nearer its line than any run measured',
+      'accepted p99: 40 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet); this run is above the one run, by 1.60x: nearer its line than any run measured; too few runs to predict from (make spreads)',
     ],
   )
 })

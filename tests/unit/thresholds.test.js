@@ -9,7 +9,7 @@ const path = require('node:path')
 const { test } = require('node:test')
 const { internal } = require('./helpers')
 
-const { predictionRange, PREDICT_MIN_VALUES } = internal('core/stats')
+const { predictionRange } = internal('core/stats')
 
 /**
  * Each recorded check whose line lies inside the prediction of its runs, as a sentence with every number

@@ -129,8 +129,8 @@ export class Checklist {
    * "; measured 1.27x–1.62x in 10 quick runs (6 quiet, 4 busy)", and what this run's value was against it.
    * Beyond the range of n runs is no surprise (the next run does that 2 times in n + 1): from
    * PREDICT_MIN_VALUES runs on, "outside the measured spread" means beyond the 99 % prediction those runs
-   * make (core/stats.ts predictionRange), and a run beyond the range but inside the prediction says so.
-   * An outside run says what was unusual: by how much, on which side (further from the line than any run
+   * make (core/stats.ts predictionRange), and a run beyond the range but inside the prediction says so;
+   * beyond fewer runs, a run says they are too few to predict from. A run beyond the range says what was unusual: by how much, on which side (further from the line than any run
    * measured, or nearer it), and whether the spread was measured on another machine or with another line.
    */
   private spreadNote(r: CheckRecord): string {
@@ -171,11 +171,16 @@ export class Checklist {
       );
     // atLeast's line is below its values, below's above them: which side is further from it
     const safe = (r.kind === "atLeast") === (side === "above");
-    const [far, near] = side === "above" ? [v, predicted?.high ?? hi] : [predicted?.low ?? lo, v];
-    const where = predicted
-      ? `${side} the ${predictedText} those ${n} runs predict for 99 runs in 100, by ${by(far, near)}`
-      : `${side} ${n === 1 ? "the one run" : `all ${n} runs`} measured, by ${by(far, near)} (too few runs to predict from)`;
     const line = `${safe ? "further from its line than any" : "nearer its line than any"} run measured`;
+    if (!predicted) {
+      // Too few runs for a prediction: beyond their range is no sign that anything is wrong.
+      const runs = n === 1 ? "the one run" : `all ${n} runs`;
+      const far = side === "above" ? by(v, hi) : by(lo, v);
+      const few = [`${line}`, "too few runs to predict from (make spreads)", ...unusual];
+      return `; measured ${text}; this run is ${side} ${runs}, by ${far}: ${few.join("; ")}`;
+    }
+    const far = side === "above" ? by(v, predicted.high) : by(predicted.low, v);
+    const where = `${side} the ${predictedText} those ${n} runs predict for 99 runs in 100, by ${far}`;
     return `; measured ${text}: this run is outside the measured spread, ${[`${where}: ${line}`, ...unusual].join("; ")}`;
   }
 }
