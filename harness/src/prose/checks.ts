@@ -25,7 +25,8 @@ export interface CheckRecord {
  * done() throws when any failed, so CI fails with the whole list. Given the notebook's name, a figure
  * checked against a threshold is printed with the spread the threshold was set from (core/spreads.ts:
  * the values repeated runs of the notebook measured, in this profile), and marked when this run falls
- * outside what those runs predict; done() then keeps every check's figure in results/<notebook>.checks.json for make spreads.
+ * outside what those runs predict; done() then keeps every check's figure in
+ * results/<notebook>.checks.json for make spreads.
  * A check whose figure this platform cannot measure (a null reading: core/readings.ts) is "skipped",
  * with the reason: neither passed nor failed, and counted in the summary line done() prints last.
  */
@@ -130,8 +131,9 @@ export class Checklist {
    * Beyond the range of n runs is no surprise (the next run does that 2 times in n + 1): from
    * PREDICT_MIN_VALUES runs on, "outside the measured spread" means beyond the 99 % prediction those runs
    * make (core/stats.ts predictionRange), and a run beyond the range but inside the prediction says so;
-   * beyond fewer runs, a run says they are too few to predict from. A run beyond the range says what was unusual: by how much, on which side (further from the line than any run
-   * measured, or nearer it), and whether the spread was measured on another machine or with another line.
+   * beyond fewer runs, a run says they are too few to predict from. A run beyond the range says what was
+   * unusual: by how much, on which side (further from the line than any run measured, or nearer it), and
+   * whether the spread was measured on another machine or with another line.
    */
   private spreadNote(r: CheckRecord): string {
     if (!this.notebook) return "";
@@ -176,7 +178,7 @@ export class Checklist {
       // Too few runs for a prediction: beyond their range is no sign that anything is wrong.
       const runs = n === 1 ? "the one run" : `all ${n} runs`;
       const far = side === "above" ? by(v, hi) : by(lo, v);
-      const few = [`${line}`, "too few runs to predict from (make spreads)", ...unusual];
+      const few = [line, "too few runs to predict from (make spreads)", ...unusual];
       return `; measured ${text}; this run is ${side} ${runs}, by ${far}: ${few.join("; ")}`;
     }
     const far = side === "above" ? by(v, predicted.high) : by(predicted.low, v);
