@@ -25,8 +25,9 @@ PY = sys.executable
 
 # (learner, exercise) -> (result, a pattern the message must match)
 # The measured checks cost half a minute each, so only 04-hot-path is graded both ways here (the
-# solver passes, the still-slow learner fails on speed); every exercise's check is run both ways on
-# its own notebook in test_notebooks_both_ways.py. The other learners fail before any load.
+# solver passes, the still-slow learner fails on speed); every exercise's check is run both ways in
+# its own notebook in test_notebooks_both_ways.py, and on a half-fix through this script in
+# test_checks_both_ways.py. The other learners fail before any load.
 EXERCISES = ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path", "05-leak", "06-serialise")
 HANDED_IN = {
     "answers-500": ("01-etag", "02-unblock", "03-faster-framework", "04-hot-path"),

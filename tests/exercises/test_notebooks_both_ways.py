@@ -3,8 +3,9 @@ exercise's notebook, what a learner opens, runs to the end and prints a friendly
 cell never throws: a failing check is feedback, not a crash); and the solution's check cell, run in
 its notebook's kernel after the set-up cell, passes (it throws on a FAIL). The exercise notebook is
 generated from the solution's, cell by cell (the generation tests check it): its run loads the same
-apps the same way, so they are not loaded twice. test_checks_both_ways.py checks both ways through
-the grading script, without a kernel."""
+apps the same way, so they are not loaded twice. These are the only runs of the solutions and the
+untouched exercises: through the grading script, without a kernel, test_checks_both_ways.py runs each
+check on a half-fix and test_grading.py grades 04 both ways."""
 from __future__ import annotations
 
 from pathlib import Path
