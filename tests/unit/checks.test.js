@@ -80,7 +80,7 @@ test('a threshold is printed with the spread it was set from (unpinned runs here
     'pool over blocked: 20.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
     'pool over blocked: 40.0x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy); this run is above all 3 runs, by 1.59x: further from its line than any run measured; too few runs to predict from (make spreads)',
     'pool over blocked: 25.1x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy)',
-    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy); this run is below all 3 runs, by 1.00x: nearer its line than any run measured; too few runs to predict from (make spreads)',
+    'pool over blocked: 2.49x, at least 2x; measured 2.50x–25.1x in 3 quick unpinned runs (2 quiet, 1 busy); this run is below all 3 runs, by 0.24 %: nearer its line than any run measured; too few runs to predict from (make spreads)',
     'accepted p99: 25 ms, below 50 ms; measured 25 ms in one quick unpinned run (quiet)',
     'a check never measured: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',
     'a pinned check: 3.00x, at least 1x; no measured spread for quick unpinned runs yet (make spreads)',

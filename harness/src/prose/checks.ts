@@ -141,10 +141,12 @@ export class Checklist {
     const s = measuredSpread(this.notebook, r.name, profile);
     if (!s || s.quiet.length + s.busy.length === 0)
       return `; no measured spread for ${keyText(profile)} runs yet (make spreads)`;
-    // Amounts as factors ("by 1.6x") where every figure is above 0, else as differences.
+    // Amounts as factors ("by 1.6x") where every figure is above 0, else as differences; a factor
+    // under 1.1x as a percentage with two significant digits ("by 0.4 %"), which "1.00x" would hide.
     const factors = [...s.quiet, ...s.busy, r.value ?? 1].every((v) => v > 0);
     const show = (v: number) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`);
-    const by = (far: number, near: number) => (factors ? times(far / near) : show(far - near));
+    const factor = (f: number) => (f < 1.1 ? `${fmt(Number(((f - 1) * 100).toPrecision(2)))} %` : times(f));
+    const by = (far: number, near: number) => (factors ? factor(far / near) : show(far - near));
     const text = spreadText(s, profile, show);
     const [lo, hi] = range(s);
     const n = s.quiet.length + s.busy.length;
