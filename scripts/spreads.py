@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/spreads.py [--runs 6] [--busy-runs 4 | --busy] [--out build/spreads] NOTEBOOK...
     .venv/bin/python scripts/spreads.py --summary [--out build/spreads]
-    .venv/bin/python scripts/spreads.py --write [--out build/spreads] [NOTEBOOK...]
+    .venv/bin/python scripts/spreads.py --write [--add] [--out build/spreads] [NOTEBOOK...]
     .venv/bin/python scripts/spreads.py --from CLONE [--out build/spreads]
 
 Executes each notebook `--runs` times on a quiet machine, then `--busy-runs` times beside busy loops
@@ -16,7 +16,9 @@ workbook's own priority) for the whole time, as a machine shared with other work
 executed copy, its duration and its checks are kept in `--out` (results.jsonl). `--write` then sets
 notebooks/spreads.json, the file each checks cell prints its thresholds' spreads from, to every value
 recorded in `--out` for each check, by profile and condition (quiet or busy): start a new `--out` to
-set a spread from new runs only. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
+set a spread from new runs only. With `--add`, the values in `--out` are added to those already in
+notebooks/spreads.json (the runs of an earlier `make spreads`, whose `--out` is gone), for checks whose
+line has not moved since. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
 is kept apart, under "quick-unpinned" or "full-unpinned": the load generator then shares the servers'
 cores, and a comparison spreads differently. `--from CLONE` adds to `--out`, as one quiet run of each
 notebook, the checks a `make test` in another checkout (a clean clone CI ran) kept in its results/:
@@ -89,9 +91,11 @@ def saved_checks(path: Path, since: float) -> tuple[list[tuple[bool, str, float 
 SPREADS = ROOT / "notebooks" / "spreads.json"
 
 
-def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS) -> dict:
+def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS, add: bool = False) -> dict:
     """Set each check's spread in `spreads` (by notebook, check, profile) to every value recorded in
-    `out`, quiet and busy, keeping the other notebooks' and profiles' entries; returns the file's content."""
+    `out`, quiet and busy, keeping the other notebooks' and profiles' entries; returns the file's content.
+    With `add`, the values in `out` are added to the check's recorded ones; a check whose line moved
+    since (a different limit) raises SystemExit, naming it and the fix, and `spreads` is left as it was."""
     data = json.loads(spreads.read_text()) if spreads.exists() else {}
     data.setdefault("about", "The spread each notebook check's threshold was set from: every value the check "
                     "measured in repeated runs of its notebook (make spreads), by profile, quiet and beside a "
@@ -106,13 +110,21 @@ def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS) -> dict:
         for passed, name, value in r["checks"]:
             if value is None:
                 continue
-            entry = fresh.setdefault((nb, name, r["profile"]), {"quiet": [], "busy": [], "measured": ""})
+            key = (nb, name, r["profile"])
+            if key not in fresh:
+                old = books.get(nb, {}).get(name, {}).get(r["profile"]) if add else None
+                fresh[key] = {"quiet": [], "busy": [], "measured": ""} if old is None else {
+                    **old, "quiet": list(old["quiet"]), "busy": list(old["busy"])}
+            entry = fresh[key]
             entry[r["condition"]].append(float(f"{value:.4g}"))  # four significant digits: what a check prints
             entry["measured"] = max(entry["measured"], r["at"][:10])
             # the machine and the threshold of the runs, where the checks cell kept them (the last run's)
             if r.get("machine"):
                 entry["machine"] = r["machine"]
             if name in r.get("limits", {}):
+                if add and "limit" in entry and entry["limit"] != r["limits"][name]:
+                    raise SystemExit(f"--add: {nb} \"{name}\" was recorded with the line {entry['limit']} and "
+                                     f"ran with {r['limits'][name]}: measure it again (make spreads NOTEBOOKS=...)")
                 entry["limit"] = r["limits"][name]
     for (nb, name, profile), entry in fresh.items():
         books.setdefault(nb, {}).setdefault(name, {})[profile] = entry
@@ -231,6 +243,7 @@ def main() -> int:
     ap.add_argument("notebooks", nargs="*")
     ap.add_argument("--summary", action="store_true")
     ap.add_argument("--write", action="store_true", help="set notebooks/spreads.json from --out")
+    ap.add_argument("--add", action="store_true", help="with --write: add to the recorded values")
     ap.add_argument("--runs", type=int, default=6, help="quiet runs of each notebook (with --busy: busy runs)")
     ap.add_argument("--busy-runs", type=int, default=0, help="then this many runs beside busy loops")
     ap.add_argument("--busy", action="store_true", help="every run beside busy loops")
@@ -246,8 +259,8 @@ def main() -> int:
         print(f"added {len(added)} notebooks' checks from {args.clone} to {out / 'results.jsonl'}")
         return 0
     if args.write:
-        write_spreads(out, [Path(n).stem for n in args.notebooks])
-        print(f"wrote {SPREADS.relative_to(ROOT)} from {out / 'results.jsonl'}")
+        write_spreads(out, [Path(n).stem for n in args.notebooks], add=args.add)
+        print(f"{'added to' if args.add else 'wrote'} {SPREADS.relative_to(ROOT)} from {out / 'results.jsonl'}")
         return 0
     out.mkdir(parents=True, exist_ok=True)
     plan = [("busy", args.runs)] if args.busy else [("quiet", args.runs), ("busy", args.busy_runs)]

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -114,3 +115,26 @@ def test_from_a_folder_without_results_names_the_fix_and_makes_no_folder(tmp_pat
         else:
             raise AssertionError(f"{bad} imported")
     assert not out.exists()
+
+
+def test_write_with_add_adds_to_the_recorded_values_and_refuses_a_check_whose_line_moved(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    run = lambda value, limit: json.dumps({
+        "notebook": "notebooks/08-is-it-faster.ipynb", "run": 1, "condition": "quiet", "profile": "quick",
+        "at": "2026-12-06T01:30:00", "checks": [[True, "req/s", value]], "machine": "m, 2 cores",
+        "limits": {"req/s": limit}})
+    recorded = {"quiet": [9.5], "busy": [10.2, 9.8], "measured": "2026-12-05", "machine": "m, 2 cores", "limit": 1.5}
+    spreads_file = tmp_path / "spreads.json"
+    spreads_file.write_text(json.dumps({"about": "x", "notebooks": {"08-is-it-faster": {"req/s": {"quick": recorded}}}}))
+    (out / "results.jsonl").write_text(run(11.0, 1.5) + "\n" + run(10.5, 1.5) + "\n")
+    data = spreads.write_spreads(out, [], spreads_file, add=True)
+    assert data["notebooks"]["08-is-it-faster"]["req/s"]["quick"] == {**recorded, "quiet": [9.5, 11.0, 10.5],
+                                                                       "measured": "2026-12-06"}
+    assert spreads.write_spreads(out, [], tmp_path / "new.json")["notebooks"]["08-is-it-faster"]["req/s"]["quick"][
+        "quiet"] == [11.0, 10.5], "without add, the runs in --out only"
+    before = spreads_file.read_text()
+    (out / "results.jsonl").write_text(run(11.0, 2) + "\n")
+    with pytest.raises(SystemExit, match=r'08-is-it-faster "req/s" was recorded with the line 1.5 and ran with 2'):
+        spreads.write_spreads(out, [], spreads_file, add=True)
+    assert spreads_file.read_text() == before
