@@ -124,6 +124,7 @@ test('from five runs on, outside means beyond the 99 % prediction they make, not
     .atLeast('ten runs', 14, 2) // above all ten, inside the prediction
     .atLeast('ten runs', 30, 2) // beyond the prediction, away from the line
     .atLeast('ten runs', 5, 2) // beyond the prediction, towards the line
+    .atLeast('ten runs', 6.2, 2) // just beyond it: by a percentage, which a factor (1.05x) would blur
     .below('a difference', 9, 10, 'ms') // values at and below 0: amounts as differences, not factors
   t.assert.deepStrictEqual(
     [...c.passed],
@@ -132,6 +133,7 @@ test('from five runs on, outside means beyond the 99 % prediction they make, not
       'ten runs: 14.0x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy); this run is above all 10, inside the 6.50x–17.0x they predict for 99 runs in 100',
       'ten runs: 30.0x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy): this run is outside the measured spread, above the 6.50x–17.0x those 10 runs predict for 99 runs in 100, by 1.77x: further from its line than any run measured',
       'ten runs: 5.00x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy): this run is outside the measured spread, below the 6.50x–17.0x those 10 runs predict for 99 runs in 100, by 1.30x: nearer its line than any run measured',
+      'ten runs: 6.20x, at least 2x; measured 8.00x–13.0x in 10 quick unpinned runs (6 quiet, 4 busy): this run is outside the measured spread, below the 6.50x–17.0x those 10 runs predict for 99 runs in 100, by 4.9 %: nearer its line than any run measured',
       'a difference: 9 ms, below 10 ms; measured -2 ms–2 ms in 5 quick unpinned runs (5 quiet, 0 busy): this run is outside the measured spread, above the -7.97 ms–7.97 ms those 5 runs predict for 99 runs in 100, by 1.03 ms: nearer its line than any run measured',
     ],
   )

@@ -145,7 +145,7 @@ export class Checklist {
     // under 1.1x as a percentage with two significant digits ("by 0.4 %"), which "1.00x" would hide.
     const factors = [...s.quiet, ...s.busy, r.value ?? 1].every((v) => v > 0);
     const show = (v: number) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`);
-    const factor = (f: number) => (f < 1.1 ? `${fmt(Number(((f - 1) * 100).toPrecision(2)))} %` : times(f));
+    const factor = (f: number) => (f < 1.1 ? `${Number(((f - 1) * 100).toPrecision(2))} %` : times(f));
     const by = (far: number, near: number) => (factors ? factor(far / near) : show(far - near));
     const text = spreadText(s, profile, show);
     const [lo, hi] = range(s);
