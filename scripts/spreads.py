@@ -18,7 +18,7 @@ notebooks/spreads.json, the file each checks cell prints its thresholds' spreads
 recorded in `--out` for each check, by profile and condition (quiet or busy): start a new `--out` to
 set a spread from new runs only. With `--add`, the values in `--out` are added to those already in
 notebooks/spreads.json (the runs of an earlier `make spreads`, whose `--out` is gone), for checks whose
-line has not moved since. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
+line has not moved since, measured on the same machine. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
 is kept apart, under "quick-unpinned" or "full-unpinned": the load generator then shares the servers'
 cores, and a comparison spreads differently. `--from CLONE` adds to `--out`, as one quiet run of each
 notebook, the checks a `make test` in another checkout (a clean clone CI ran) kept in its results/:
@@ -95,7 +95,8 @@ def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS, add: bool
     """Set each check's spread in `spreads` (by notebook, check, profile) to every value recorded in
     `out`, quiet and busy, keeping the other notebooks' and profiles' entries; returns the file's content.
     With `add`, the values in `out` are added to the check's recorded ones; a check whose line moved
-    since (a different limit) raises SystemExit, naming it and the fix, and `spreads` is left as it was."""
+    since (a different limit), or recorded on another machine, raises SystemExit, naming it and the fix,
+    and `spreads` is left as it was."""
     data = json.loads(spreads.read_text()) if spreads.exists() else {}
     data.setdefault("about", "The spread each notebook check's threshold was set from: every value the check "
                     "measured in repeated runs of its notebook (make spreads), by profile, quiet and beside a "
@@ -120,6 +121,9 @@ def write_spreads(out: Path, only: list[str], spreads: Path = SPREADS, add: bool
             entry["measured"] = max(entry["measured"], r["at"][:10])
             # the machine and the threshold of the runs, where the checks cell kept them (the last run's)
             if r.get("machine"):
+                if add and entry.get("machine") and entry["machine"] != r["machine"]:
+                    raise SystemExit(f"--add: {nb} \"{name}\" was recorded on {entry['machine']} and ran on "
+                                     f"{r['machine']}: a spread is one machine's; write it from new runs (--write)")
                 entry["machine"] = r["machine"]
             if name in r.get("limits", {}):
                 if add and "limit" in entry and entry["limit"] != r["limits"][name]:

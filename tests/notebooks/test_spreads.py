@@ -117,12 +117,12 @@ def test_from_a_folder_without_results_names_the_fix_and_makes_no_folder(tmp_pat
     assert not out.exists()
 
 
-def test_write_with_add_adds_to_the_recorded_values_and_refuses_a_check_whose_line_moved(tmp_path):
+def test_write_with_add_adds_to_the_recorded_values_and_refuses_a_moved_line_or_another_machine(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    run = lambda value, limit: json.dumps({
+    run = lambda value, limit, machine="m, 2 cores": json.dumps({
         "notebook": "notebooks/08-is-it-faster.ipynb", "run": 1, "condition": "quiet", "profile": "quick",
-        "at": "2026-12-06T01:30:00", "checks": [[True, "req/s", value]], "machine": "m, 2 cores",
+        "at": "2026-12-06T01:30:00", "checks": [[True, "req/s", value]], "machine": machine,
         "limits": {"req/s": limit}})
     recorded = {"quiet": [9.5], "busy": [10.2, 9.8], "measured": "2026-12-05", "machine": "m, 2 cores", "limit": 1.5}
     spreads_file = tmp_path / "spreads.json"
@@ -136,5 +136,9 @@ def test_write_with_add_adds_to_the_recorded_values_and_refuses_a_check_whose_li
     before = spreads_file.read_text()
     (out / "results.jsonl").write_text(run(11.0, 2) + "\n")
     with pytest.raises(SystemExit, match=r'08-is-it-faster "req/s" was recorded with the line 1.5 and ran with 2'):
+        spreads.write_spreads(out, [], spreads_file, add=True)
+    assert spreads_file.read_text() == before
+    (out / "results.jsonl").write_text(run(11.0, 1.5, "a 64-core box") + "\n")
+    with pytest.raises(SystemExit, match=r'"req/s" was recorded on m, 2 cores and ran on a 64-core box'):
         spreads.write_spreads(out, [], spreads_file, add=True)
     assert spreads_file.read_text() == before
