@@ -8,7 +8,7 @@ const { internal } = require('./helpers')
 
 const { roundOrder, assertUniqueKeys } = internal('core/order')
 const { spread, cv, pairedRatios, slope, commonSlope } = internal('core/stats')
-const { fmt, pct, times, plural } = internal('core/format')
+const { fmt, pct, pctChange, times, plural } = internal('core/format')
 const { within } = internal('core/time')
 const { WorkbookError } = internal('core/errors')
 
@@ -208,6 +208,19 @@ test('pct, times and plural', (t) => {
   t.assert.strictEqual(plural(3, 'run'), '3 runs')
   t.assert.strictEqual(plural(0, 'load'), '0 loads')
   t.assert.strictEqual(plural(2, 'child', 'children'), '2 children')
+})
+
+test('pctChange: how far a ratio is from 1x, two significant digits under 10 %, whole above, either way', (t) => {
+  t.assert.deepStrictEqual([1.0024, 1.02, 1.041, 0.92, 1.0996, 1.14, 0.5, 13.04].map(pctChange), [
+    '0.24 %',
+    '2.0 %',
+    '4.1 %',
+    '8.0 %',
+    '10 %',
+    '14 %',
+    '50 %',
+    '1,204 %',
+  ])
 })
 
 // time.ts

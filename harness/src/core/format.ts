@@ -41,6 +41,15 @@ export function times(ratio: number): string {
   return `${writtenTwice(once, ratio)}x`; // 9.996: "10.0x", not "10.00x"
 }
 
+/**
+ * How far a ratio is from 1x, as a percentage: two significant digits under 10 % ("0.24 %", "4.1 %",
+ * "2.0 %"), whole above ("14 %", "1,204 %"). The words of a change too small to read as a factor.
+ */
+export function pctChange(ratio: number): string {
+  const change = Math.abs(ratio - 1) * 100;
+  return `${change < 10 ? change.toLocaleString("en-US", { minimumSignificantDigits: 2, maximumSignificantDigits: 2 }) : fmt(Math.round(change))} %`;
+}
+
 /** "1 run", "3 runs". */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;

@@ -1,5 +1,5 @@
 import { running } from "../apps/lifecycle";
-import { fmt, plural, rangeText, times } from "../core/format";
+import { fmt, pctChange, plural, rangeText, times } from "../core/format";
 import { notMeasured } from "../core/readings";
 import { saveResults } from "../core/results";
 import { type MeasuredSpread, measuredSpread, spreadMachine, spreadProfile } from "../core/spreads";
@@ -142,10 +142,10 @@ export class Checklist {
     if (!s || s.quiet.length + s.busy.length === 0)
       return `; no measured spread for ${keyText(profile)} runs yet (make spreads)`;
     // Amounts as factors ("by 1.6x") where every figure is above 0, else as differences; a factor
-    // under 1.1x as a percentage with two significant digits ("by 0.4 %"), which "1.00x" would hide.
+    // under 1.1x as a percentage (core/format.ts pctChange: "by 0.24 %"), which "1.00x" would hide.
     const factors = [...s.quiet, ...s.busy, r.value ?? 1].every((v) => v > 0);
     const show = (v: number) => (r.unit === "x" ? times(v) : `${fmt(v)}${r.unit ? ` ${r.unit}` : ""}`);
-    const factor = (f: number) => (f < 1.1 ? `${Number(((f - 1) * 100).toPrecision(2))} %` : times(f));
+    const factor = (f: number) => (f < 1.1 ? pctChange(f) : times(f));
     const by = (far: number, near: number) => (factors ? factor(far / near) : show(far - near));
     const text = spreadText(s, profile, show);
     const [lo, hi] = range(s);

@@ -1,5 +1,5 @@
 import { badOption } from "../core/errors";
-import { fmt, rangeText, times } from "../core/format";
+import { pctChange, rangeText, times } from "../core/format";
 import { median, medianInterval } from "../core/stats";
 
 /**
@@ -90,11 +90,6 @@ export interface Comparison {
 /** The confidence that the range of n values holds their median (each value falls either side with 1/2). */
 export const rangeLevel = (n: number): number => 1 - 2 ** (1 - n);
 
-const pctOf = (ratio: number) => {
-  const change = Math.abs(ratio - 1) * 100;
-  return `${change < 10 ? change.toFixed(1) : fmt(Math.round(change))} %`;
-};
-
 /**
  * A ratio's verdict from its evidence. `values`: one ratio per round (or process, run); `interval`
  * OPTIONAL (judged instead of the values' own); `noise` OPTIONAL (default NOISE_FLOOR, 2 %). The interval
@@ -141,13 +136,13 @@ export function compared(e: RatioEvidence, words: ComparisonWords = { more: "fas
       : `${times(m)} (${n > 1 ? `median of ${n} ${of}, ` : ""}${interval})`;
   const big = m >= 2 || m <= 0.5;
   const than = (word: string) => (words.a && words.b ? `${words.a} was ${word} than ${words.b}` : word);
-  const by = (word: string) => (big ? `${than(word)}: ${evidence}` : `${than(word)} by ${pctOf(m)}: ${evidence}`);
+  const by = (word: string) => (big ? `${than(word)}: ${evidence}` : `${than(word)} by ${pctChange(m)}: ${evidence}`);
   const between = words.a && words.b ? ` between ${words.a} and ${words.b}` : "";
   const said: Record<ComparisonKind, string> = {
     more: by(words.more),
     less: by(words.less),
     same: `no difference${between} this run could see: ${evidence}`,
-    noise: `no difference${between} beyond the ${pctOf(1 + noise)} noise floor: ${evidence}`,
+    noise: `no difference${between} beyond the ${pctChange(1 + noise)} noise floor: ${evidence}`,
     one: `${words.a && words.b ? `${words.a} over ${words.b}: ` : ""}${evidence}: no interval, so no verdict`,
     few: `${words.a && words.b ? `${words.a} over ${words.b}: ` : ""}${evidence}: too few ${of} for a verdict`,
   };
