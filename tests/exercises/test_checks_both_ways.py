@@ -5,7 +5,8 @@ answers matching, and exercise 05's passes two bounded fixes other than its solu
 passing and the untouched exercise failing, with the message and hints a learner reads, are checked
 once, in each notebook's kernel (test_notebooks_both_ways.py; the check is the same function either
 way), and through this script once more by test_grading.py (04: the solver passes, the still-slow
-learner fails). Both compare timings of live apps, so neither is in make test."""
+learner fails). Both compare timings of live apps, so neither is in make test; that every exercise
+has a half-fix is bookkeeping, and is (make test-exercises)."""
 from __future__ import annotations
 
 import csv
@@ -17,8 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = sorted(p.parent.name for p in (ROOT / "solutions").glob("*/check.json"))
@@ -51,6 +50,7 @@ def test_every_exercise_has_a_half_fix():
     assert sorted(name for learner, name in FIXTURES if learner == "half-fix") == NAMES
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("learner,name", sorted(FIXTURES))
 def test_each_check_fails_a_half_fix_and_05_passes_other_bounded_fixes(learner, name, run, tmp_path):
     subs = tmp_path / "subs"
