@@ -42,7 +42,8 @@ async function diagnosed(name) {
 
 // One case of each verdict, the two the first issue named (short synchronous I/O, a regular
 // expression), and the three of issue 34: work on libuv's pool, a large heap that does not grow, and
-// a file with two regular expressions of which the second runs.
+// a file with two regular expressions of which the second runs. The healthy one, "healthy, heavy
+// load" (healthy.js as it is), is diagnosed from the command line below.
 const ONE_OF_EACH = [
   'app code, 10 ms a request',
   'small sync reads and writes',
@@ -51,7 +52,6 @@ const ONE_OF_EACH = [
   'heap leak, small entries',
   'leak outside the heap, 64 KB Buffers',
   'async waits of 50 ms',
-  'healthy, heavy load',
   "crypto.pbkdf2 on libuv's pool",
   'a large read-only heap, 300 MB',
   'regular expression beside a harmless one',
@@ -122,12 +122,15 @@ test("the yardstick: a scan in a package that express's router calls is that pac
   )
 })
 
+// Notebook 06 ranks the shop's four routes (notebooks/shop/routes.json) and checks each verdict; this
+// checks what the command line prints of a ranking, on two of them: the costliest listed first, whatever
+// the order of the file.
 test('several routes in one run, from a routes file: ranked by CPU per request against the reference, a verdict each', async (t) => {
   const run = promisify(execFile)
   const app = path.join('notebooks', 'shop', 'server.js')
   const { stdout } = await run(
     process.execPath,
-    ['scripts/diagnose.js', app, '--routes', 'notebooks/shop/routes.json'],
+    ['scripts/diagnose.js', app, '--routes', 'tests/fixtures/diagnose/shop-routes.json'],
     {
       cwd: root,
       env: { ...process.env, WORKBOOK_PROFILE: 'quick' },
@@ -144,12 +147,7 @@ test('several routes in one run, from a routes file: ranked by CPU per request a
     /^ {2}1\. GET \/search\?q=night%20tolkien +[\d.]+ ms +[\d.]+x +loop blocked by the app's own code$/m,
     stdout,
   )
-  for (const r of ['GET /books?page=3', 'GET /books/12345', 'POST /orders'])
-    t.assert.match(
-      ranking,
-      new RegExp(`^ {2}[234]\\. ${r.replace(/[?/]/g, '\\$&')} +[\\d.]+ ms +[\\d.]+x +healthy$`, 'm'),
-      stdout,
-    )
+  t.assert.match(ranking, /^ {2}2\. GET \/books\/12345 +[\d.]+ ms +[\d.]+x +healthy$/m, stdout)
   t.assert.match(stdout, /^report: .*routes\.html$/m)
 })
 
@@ -175,6 +173,7 @@ test('a route that answers in 2.5 s, longer than the warm-up, is diagnosed: wait
   t.assert.strictEqual(d.verdict.id, 'waiting', explain(d))
 })
 
+// The calibration case "healthy, heavy load": the same file and stretches as the cases above (the quick profile's).
 test('a healthy server, diagnosed from the command line: healthy, the report written, the time it took', async (t) => {
   const run = promisify(execFile)
   const { stdout } = await run(process.execPath, ['scripts/diagnose.js', path.join(fixtures, 'healthy.js')], {
