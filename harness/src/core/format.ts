@@ -47,7 +47,8 @@ export function times(ratio: number): string {
  */
 export function pctChange(ratio: number): string {
   const change = Math.abs(ratio - 1) * 100;
-  return `${change < 10 ? change.toLocaleString("en-US", { minimumSignificantDigits: 2, maximumSignificantDigits: 2 }) : fmt(Math.round(change))} %`;
+  const two = { minimumSignificantDigits: 2, maximumSignificantDigits: 2 };
+  return `${change < 10 ? change.toLocaleString("en-US", two) : fmt(Math.round(change))} %`;
 }
 
 /** "1 run", "3 runs". */
