@@ -18,9 +18,9 @@ notebooks/spreads.json, the file each checks cell prints its thresholds' spreads
 recorded in `--out` for each check, by profile and condition (quiet or busy): start a new `--out` to
 set a spread from new runs only. With `--add`, the values in `--out` are added to those already in
 notebooks/spreads.json (the runs of an earlier `make spreads`, whose `--out` is gone), for checks whose
-line has not moved since, measured on the same machine. A run without core pinning (WORKBOOK_PIN=0, or the portable readings)
-is kept apart, under "quick-unpinned" or "full-unpinned": the load generator then shares the servers'
-cores, and a comparison spreads differently. `--from CLONE` adds to `--out`, as one quiet run of each
+line has not moved since, measured on the same machine. A run without core pinning (WORKBOOK_PIN=0,
+or the portable readings) is kept apart, under "quick-unpinned" or "full-unpinned": the load generator
+then shares the servers' cores, and a comparison spreads differently. `--from CLONE` adds to `--out`, as one quiet run of each
 notebook, the checks a `make test` in another checkout (a clean clone CI ran) kept in its results/:
 every workbook notebook but the one make test runs beside the static tests (BESIDE_STATIC in the
 Makefile), which is not quiet. NOTEBOOK is a path (notebooks/02-event-loop.ipynb,
